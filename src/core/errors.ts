@@ -1,0 +1,264 @@
+import type { ErrorCode } from '../schemas/common.js';
+import { redact, safeHeaders } from '../internal/redact.js';
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The base of every error the SDK throws. Catch it to catch them all.
+ *
+ * @example
+ * try {
+ *   await client.payments.create(orderId, { method: 'card', amount_cents: 1000 });
+ * } catch (err) {
+ *   if (err instanceof PaymentsError && err.outcomeUnknown) await reconcile(orderId);
+ *   else throw err;
+ * }
+ */
+export class PaymentsError extends Error {
+  override name = 'PaymentsError';
+  /**
+   * True when the request may or may not have taken effect on the service (a payment or refund
+   * whose request was sent but whose answer was lost). Read the order before trying again.
+   */
+  outcomeUnknown = false;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(redact(message), options);
+  }
+
+  /** A plain object for logs: name, message and the error's own public fields; never a secret. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key === 'cause' || typeof value === 'function') continue;
+      out[key] = value;
+    }
+    return out;
+  }
+
+  [INSPECT](): string {
+    return `${this.name}: ${this.message}${this.stack ? `\n${redact(this.stack.split('\n').slice(1).join('\n'))}` : ''}`;
+  }
+
+  /** A type guard that also works across realms and duplicated copies of the package. */
+  static is(value: unknown): value is PaymentsError {
+    return value instanceof PaymentsError || (value instanceof Error && 'outcomeUnknown' in value);
+  }
+}
+
+/** Marks an error as "outcome unknown" and says how to reconcile. */
+export function markOutcomeUnknown<E extends PaymentsError>(error: E, reconcile: string): E {
+  error.outcomeUnknown = true;
+  error.message = `${error.message} The outcome is unknown: the request was sent and may have been processed. ${reconcile}`;
+  return error;
+}
+
+/** Fields of an {@link APIError}. */
+export interface APIErrorInit {
+  status: number;
+  code: ErrorCode | undefined;
+  message: string;
+  requestId: string | undefined;
+  headers: Record<string, string>;
+  /** Milliseconds the service asked to wait (from `Retry-After`), when it said. */
+  retryAfterMs?: number | undefined;
+}
+
+/** An error response of the service: a status and, in the body, a code from the spec's error table. */
+export class APIError extends PaymentsError {
+  override name = 'APIError';
+  /** The HTTP status. */
+  readonly status: number;
+  /** The service's error code (`order_already_paid`, `token_expired`, ...); undefined when the body had none. */
+  readonly code: ErrorCode | undefined;
+  /** The request id to quote to support. */
+  readonly requestId: string | undefined;
+  /** The response headers (credentials removed). */
+  readonly headers: Record<string, string>;
+  /** Milliseconds the service asked to wait before retrying (`Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: APIErrorInit, options?: { cause?: unknown }) {
+    const suffix = [init.code, init.requestId && `request_id ${init.requestId}`].filter(Boolean).join(', ');
+    super(`${init.status} ${init.message}${suffix ? ` (${suffix})` : ''}`, options);
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.headers = safeHeaders(init.headers);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+
+/** 400: the request was malformed or broke a rule (`invalid_request`, `level3_tax_mismatch`, ...). */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: the token is missing, invalid or expired, or the client was revoked. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403: the token lacks a scope, or the resource is outside the partner's scope. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: the order, payment, location or document does not exist (in the partner's scope). */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409: the state forbids it (`order_already_paid`, `payment_already_settled`, `idempotency_conflict`, ...). */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 410: a single-use resource was already used (a hosted checkout URL visited after payment). */
+export class GoneError extends APIError {
+  override name = 'GoneError';
+}
+/** 413: the body is over the service's size limit. */
+export class PayloadTooLargeError extends APIError {
+  override name = 'PayloadTooLargeError';
+}
+/** 422: valid JSON that breaks a business rule (`validation_error`). */
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: the client's rate limit was exceeded; `retryAfterMs` says how long to wait. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
+/** 5xx: the service or its processor failed. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/** The connection failed: nothing, or not all, of a response arrived. */
+export class APIConnectionError extends PaymentsError {
+  override name = 'APIConnectionError';
+  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No response arrived within the per-attempt timeout or the total deadline. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The caller's `AbortSignal` fired. */
+export class APIUserAbortError extends PaymentsError {
+  override name = 'APIUserAbortError';
+  constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A 2xx response whose body is not the JSON the endpoint documents (truncated, malformed, wrong shape). */
+export class InvalidResponseError extends PaymentsError {
+  override name = 'InvalidResponseError';
+  readonly status: number;
+  readonly requestId: string | undefined;
+  constructor(message: string, init: { status: number; requestId: string | undefined }, options?: { cause?: unknown }) {
+    super(message, options);
+    this.status = init.status;
+    this.requestId = init.requestId;
+  }
+}
+
+/** One rule a request broke, with where. */
+export interface ValidationIssue {
+  /** Where in the input, e.g. `['level3', 'line_items', 2, 'description']`. */
+  path: (string | number)[];
+  message: string;
+  /** The service's error code this corresponds to, when it has one (`level3_tax_mismatch`). */
+  code?: string;
+}
+
+/** The request broke a documented rule; nothing was sent. `issues` lists each rule with its path. */
+export class RequestValidationError extends PaymentsError {
+  override name = 'RequestValidationError';
+  readonly issues: ValidationIssue[];
+  constructor(what: string, issues: ValidationIssue[]) {
+    const lines = issues.map((i) => `  - ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
+    super(`Invalid ${what}; nothing was sent:\n${lines.join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+/** Why a webhook failed verification. */
+export type WebhookVerificationReason =
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'body_not_raw'
+  | 'missing_secret'
+  | 'invalid_payload';
+
+/** A webhook delivery failed verification: answer 400 and do not act on it. */
+export class WebhookVerificationError extends PaymentsError {
+  override name = 'WebhookVerificationError';
+  readonly reason: WebhookVerificationReason;
+  constructor(reason: WebhookVerificationReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+/** `awaitPaymentResult` reached its deadline with the payment still pending. */
+export class PaymentResultTimeoutError extends PaymentsError {
+  override name = 'PaymentResultTimeoutError';
+  readonly orderId: string;
+  readonly paymentId: string;
+  /** The status last read (normally `pending`). */
+  readonly lastStatus: string | undefined;
+  constructor(init: { orderId: string; paymentId: string; lastStatus: string | undefined; waitedMs: number; what?: string }) {
+    const what = init.what ?? `Payment ${init.paymentId}`;
+    super(
+      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${Math.round(init.waitedMs / 1000)} s. ` +
+        'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).',
+    );
+    this.orderId = init.orderId;
+    this.paymentId = init.paymentId;
+    this.lastStatus = init.lastStatus;
+  }
+}
+
+const BY_STATUS: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  410: GoneError,
+  413: PayloadTooLargeError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/**
+ * The one factory from an error response to its class. `body` is whatever arrived: the service's
+ * `{error, message, request_id}` envelope, another JSON value, or text (an HTML page from a proxy).
+ */
+export function makeAPIError(
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  retryAfterMs?: number,
+): APIError {
+  const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const code = typeof envelope.error === 'string' ? envelope.error : undefined;
+  const requestId =
+    (typeof envelope.request_id === 'string' ? envelope.request_id : undefined) ?? headers['x-request-id'];
+  let message: string;
+  if (typeof envelope.message === 'string') message = envelope.message;
+  else if (typeof body === 'string' && body.trim() && !/^\s*</.test(body)) message = body.trim().slice(0, 200);
+  else message = defaultMessage(status);
+  const Class = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+  return new Class({ status, code, message, requestId, headers, retryAfterMs });
+}
+
+function defaultMessage(status: number): string {
+  if (status >= 500) return 'The service failed to answer (no error body)';
+  return `Request failed with status ${status}`;
+}

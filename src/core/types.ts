@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+
+/**
+ * Options every resource method takes as its last argument.
+ *
+ * @example
+ * await client.orders.get(orderId, { timeoutMs: 5_000, signal: controller.signal });
+ */
+export interface RequestOptions {
+  /** Cancels the request and any backoff sleep at once. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout in milliseconds. @default the client's `timeoutMs` (30 000) */
+  timeoutMs?: number;
+  /** Total deadline in milliseconds for all attempts and waits. @default the client's `deadlineMs` (none) */
+  deadlineMs?: number;
+  /** Retries after the first attempt. @default the client's `maxRetries` (2) */
+  maxRetries?: number;
+  /** The `Idempotency-Key` for order creation. @default a UUID generated once per call */
+  idempotencyKey?: string;
+  /** Extra headers for this request. */
+  headers?: Record<string, string>;
+}
+
+/**
+ * How a request may be retried:
+ * - `safe`: reads and `void` (idempotent on the service): every retryable failure.
+ * - `keyed`: order creation, which carries an `Idempotency-Key`: every retryable failure, same key.
+ * - `unsafe`: payment and refund creation: only failures where the request provably was not
+ *   processed (429, a connection never established); otherwise the error is marked outcome-unknown.
+ */
+export type RetryMode = 'safe' | 'keyed' | 'unsafe';
+
+/** One API call as a resource describes it to the core. */
+export interface RequestSpec<S extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST';
+  /** The path below the base URL, already encoded (built with the `path` tag). */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body (already validated). */
+  body?: unknown;
+  /** Whether to send the bearer token. Public endpoints pass false. @default true */
+  auth?: boolean;
+  retry: RetryMode;
+  /** The lenient response schema. */
+  response: S;
+  /** For `unsafe` calls: how the caller reconciles an unknown outcome (appended to the error). */
+  reconcile?: string;
+  options?: RequestOptions | undefined;
+}
+
+/** What resources need from the client: one method. Resources never see transport, retries or tokens. */
+export interface Requester {
+  request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>>;
+}

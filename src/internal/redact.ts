@@ -1,0 +1,63 @@
+/**
+ * Scrubbing of secrets from anything the SDK writes: error messages, log lines, event payloads.
+ *
+ * Two layers: patterns that catch credentials whatever their value (bearer tokens, form fields,
+ * JWT-shaped strings, `token=` query parameters), and the exact values a client registered as
+ * secret (its client secret, its current access token).
+ */
+
+const REDACTED = '[REDACTED]';
+
+const PATTERNS: RegExp[] = [
+  // Authorization header values.
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
+  // Form or query fields that carry credentials.
+  /\b(client_secret|access_token|refresh_token|signing_secret|launch_token|session_token|token)=([^&\s"']+)/gi,
+  // JSON fields that carry credentials.
+  /"(client_secret|access_token|refresh_token|signing_secret|launch_token|session_token|secret)"\s*:\s*"[^"]*"/gi,
+  // JWTs (three base64url segments, the first starting with eyJ).
+  /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
+  // Webhook signatures.
+  /hmac-sha256=[0-9a-fA-F]+/g,
+];
+
+const secrets = new Set<string>();
+
+/** Registers an exact value that must never appear in output (at least 4 characters). */
+export function registerSecret(value: string | undefined | null): void {
+  if (value && value.length >= 4) secrets.add(value);
+}
+
+/** Forgets a value registered with {@link registerSecret} (a replaced access token). */
+export function forgetSecret(value: string | undefined | null): void {
+  if (value) secrets.delete(value);
+}
+
+/** Returns `text` with every credential replaced by `[REDACTED]`. */
+export function redact(text: string): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  for (const pattern of PATTERNS) {
+    out = out.replace(pattern, (match, name: string | undefined) => {
+      if (match.startsWith('"')) return `"${name}":"${REDACTED}"`;
+      if (/^(Bearer|Basic)\s/i.test(match)) return `${name} ${REDACTED}`;
+      if (name && match.includes('=') && !match.startsWith('hmac')) return `${name}=${REDACTED}`;
+      return REDACTED;
+    });
+  }
+  return out;
+}
+
+/** Header names whose values are never kept or shown. */
+export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-service-signature']);
+
+/** A copy of `headers` without credential-bearing headers. */
+export function safeHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redact(value);
+  }
+  return out;
+}

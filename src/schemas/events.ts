@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { type Open, openEnum, timestamp } from './common.js';
+import { PaymentStatus } from './payments.js';
+
+/** Every event kind of the service (section 6.2). `payment.failed` is named by the service's text, not delivered. */
+export const EVENT_KINDS = [
+  'payment.approved',
+  'payment.refunded',
+  'payment.voided',
+  'payment.cancelled',
+  'payment.expired',
+  'payment.reversal_settled',
+  'payment.reversal_failed',
+] as const;
+export type KnownEventKind = (typeof EVENT_KINDS)[number];
+export const EventKind = openEnum(EVENT_KINDS);
+export type EventKind = Open<KnownEventKind>;
+
+/** The payment-shaped resource every event carries. */
+export const EventResource = z.looseObject({
+  payment_id: z.string(),
+  order_id: z.string(),
+  status: PaymentStatus,
+  amount_cents: z.number(),
+  method: z.string(),
+  external_reference: z.string().nullable().optional(),
+});
+export type EventResource = z.infer<typeof EventResource>;
+
+/** The envelope of every webhook delivery (section 6.3). */
+export const WebhookEventEnvelope = z.looseObject({
+  /** Envelope version. */
+  v: z.int(),
+  /** Stable across retries: de-duplicate on it. */
+  event_id: z.string().min(1),
+  event_kind: EventKind,
+  occurred_at: timestamp,
+  partner_id: z.string(),
+  resource: EventResource,
+});
+type Envelope = z.infer<typeof WebhookEventEnvelope>;
+
+/** An event of one known kind. */
+export type WebhookEventOf<K extends KnownEventKind> = Omit<Envelope, 'event_kind'> & { event_kind: K };
+
+/** An event of a kind this SDK does not know yet: handle it or ignore it, but do not fail. */
+export type UnknownWebhookEvent = Omit<Envelope, 'event_kind'> & { event_kind: string & {} };
+
+/**
+ * A verified webhook event: a union discriminated by `event_kind`, open for kinds added later.
+ *
+ * @example
+ * switch (event.event_kind) {
+ *   case 'payment.approved': fulfil(event.resource.order_id); break;
+ *   case 'payment.refunded': markRefunded(event.resource.payment_id); break;
+ * }
+ */
+export type WebhookEvent = { [K in KnownEventKind]: WebhookEventOf<K> }[KnownEventKind] | UnknownWebhookEvent;

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { timestamp, uuid } from './common.js';
+
+/** The role given to a POS user on first provisioning when none is named. */
+export const DEFAULT_ROLE_SLUG = 'location_cashier';
+
+/** The body of `POST /pos/v1/launch-tokens`. */
+export const LaunchTokenCreateParams = z.strictObject({
+  /** The location whose point-of-sale session the link opens. */
+  location_id: uuid,
+  /** The role given on first provisioning. @default 'location_cashier' */
+  role_slug: z.string().min(1, { error: 'must not be empty' }).optional(),
+  /** The partner's identifier of the user the link is for (provisioned on first use). */
+  user_ref: z.string().min(1).optional(),
+});
+export type LaunchTokenCreateParams = z.input<typeof LaunchTokenCreateParams>;
+
+/**
+ * A launch token: single use, valid 10 minutes. `launch_token` and `launch_url` are credentials:
+ * do not log them.
+ */
+export const LaunchToken = z.looseObject({
+  launch_token: z.string(),
+  launch_url: z.string(),
+  location_id: z.string(),
+  role_slug: z.string(),
+  expires_at: timestamp,
+});
+export type LaunchToken = z.infer<typeof LaunchToken>;
+
+/** The body of `POST /pos/v1/public/launch-exchange`. */
+export const LaunchExchangeParams = z.strictObject({
+  launch_token: z.string().min(1, { error: 'must not be empty' }),
+});
+export type LaunchExchangeParams = z.input<typeof LaunchExchangeParams>;
+
+/** The POS session a launch token is exchanged for. `session_token` is a credential. */
+export const LaunchSession = z.looseObject({
+  session_token: z.string(),
+  user_id: z.string(),
+  location_id: z.string(),
+  role_slug: z.string(),
+  /** True when this exchange provisioned the POS user (its first use). */
+  provisioned: z.boolean(),
+  expires_at: timestamp,
+});
+export type LaunchSession = z.infer<typeof LaunchSession>;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { pageLimit, pageOf, pageOffset, timestamp } from './common.js';
+
+export const Address = z.looseObject({
+  line1: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  zip: z.string().optional(),
+  country: z.string().optional(),
+});
+export type Address = z.infer<typeof Address>;
+
+/** A location as listed by `GET /pos/v1/locations`. */
+export const LocationSummary = z.looseObject({
+  location_id: z.string(),
+  name: z.string(),
+  address: Address.nullable().optional(),
+  timezone: z.string(),
+  currency: z.string(),
+  active: z.boolean(),
+});
+export type LocationSummary = z.infer<typeof LocationSummary>;
+
+/** A location as read by `GET /pos/v1/locations/{location_id}`, with the get-one fields. */
+export const Location = LocationSummary.extend({
+  organization_id: z.string(),
+  /** Applications enabled at the location; `payments` must be among them to accept payments. */
+  features: z.array(z.string()),
+  created_at: timestamp,
+});
+export type Location = z.infer<typeof Location>;
+
+/** Query parameters of `GET /pos/v1/locations`. */
+export const LocationListParams = z.strictObject({
+  /** Page size, 1 to 200. @default 50 */
+  limit: pageLimit.optional(),
+  /** Items to skip. @default 0 */
+  offset: pageOffset.optional(),
+  /** Fuzzy search on the location name. */
+  search: z.string().optional(),
+});
+export type LocationListParams = z.input<typeof LocationListParams>;
+
+export const LocationPage = pageOf(LocationSummary);
+export type LocationPage = z.infer<typeof LocationPage>;

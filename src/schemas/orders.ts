@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { e164Phone, email, openEnum, positiveCents, secureUrl, timestamp, uuid } from './common.js';
+import { Level3 } from './level3.js';
+import { PaymentStatus } from './payments.js';
+
+/** Order statuses of the service (section 3.2); open for values added later. */
+export const ORDER_STATUSES = ['open', 'pending', 'paid', 'partially_paid', 'voided', 'refunded', 'cancelled'] as const;
+export const OrderStatus = openEnum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatus>;
+
+/** The body of `POST /pos/v1/orders`. */
+export const OrderCreateParams = z.strictObject({
+  /** Location of origin; must be within the partner's scope and have the `payments` feature. */
+  location_id: uuid,
+  /** The order's total in integer cents; greater than 0. */
+  total_cents: positiveCents,
+  description: z.string().optional(),
+  /** The partner's own reference (invoice or PO number); forwarded to the processor as customer reference. */
+  external_reference: z.string().optional(),
+  external_source: z.string().optional(),
+  external_id: z.string().optional(),
+  customer_name: z.string().optional(),
+  /** E.164, for an SMS receipt. */
+  customer_phone: e164Phone.optional(),
+  /** For an email receipt. */
+  customer_email: email.optional(),
+  department_id: uuid.optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  level3: Level3.optional(),
+  /** Hosted checkout: where the browser goes after a successful payment. */
+  return_url: secureUrl.optional(),
+  /** Hosted checkout: where the browser goes when the customer cancels. */
+  cancel_url: secureUrl.optional(),
+});
+export type OrderCreateParams = z.input<typeof OrderCreateParams>;
+
+/** The response of `POST /pos/v1/orders`. */
+export const OrderCreated = z.looseObject({
+  order_id: z.string(),
+  status: OrderStatus,
+  total_cents: z.number(),
+  created_at: timestamp,
+  /** Present when `return_url` and `cancel_url` were given. A secret: do not log it. */
+  hosted_checkout_url: z.string().nullable().optional(),
+  expires_at: timestamp.optional(),
+});
+export type OrderCreated = z.infer<typeof OrderCreated>;
+
+/** An order created with `return_url` and `cancel_url`: the hosted checkout fields are present. */
+export type OrderWithCheckout = OrderCreated & { hosted_checkout_url: string | null; expires_at: string };
+
+/** A payment as listed inside an order. */
+export const OrderPayment = z.looseObject({
+  payment_id: z.string(),
+  status: PaymentStatus,
+  amount_cents: z.number(),
+  method: z.string(),
+  created_at: timestamp,
+});
+export type OrderPayment = z.infer<typeof OrderPayment>;
+
+/** The response of `GET /pos/v1/orders/{order_id}`. */
+export const Order = z.looseObject({
+  order_id: z.string(),
+  location_id: z.string(),
+  status: OrderStatus,
+  total_cents: z.number(),
+  description: z.string().nullable().optional(),
+  external_reference: z.string().nullable().optional(),
+  customer_name: z.string().nullable().optional(),
+  payments: z.array(OrderPayment),
+  /** The machine client that opened the order; null for orders opened by a human user. */
+  opened_by_m2m_client_id: z.string().nullable().optional(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Order = z.infer<typeof Order>;

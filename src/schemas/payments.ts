@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { openEnum, positiveCents, timestamp } from './common.js';
+import { Level3 } from './level3.js';
+
+/** Payment statuses of the service (section 3.1); open for values added later. */
+export const PAYMENT_STATUSES = [
+  'pending',
+  'approved',
+  'settled',
+  'declined',
+  'failed',
+  'voided',
+  'refunded',
+  'cancelled',
+  'expired',
+] as const;
+export const PaymentStatus = openEnum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof PaymentStatus>;
+
+/** The body of `POST /pos/v1/orders/{order_id}/payments`. */
+export const PaymentCreateParams = z.strictObject({
+  /** `card` is the only method of this flow. */
+  method: z.literal('card', { error: "must be 'card'" }),
+  /** Integer cents, at most the order's remaining unpaid total. */
+  amount_cents: positiveCents,
+  /** Level 3 data for this payment; takes precedence over the order's. */
+  level3: Level3.optional(),
+});
+export type PaymentCreateParams = z.input<typeof PaymentCreateParams>;
+
+/** A payment (`POST .../payments` returns it pending; `GET .../payments/{id}` adds the read fields). */
+export const Payment = z.looseObject({
+  payment_id: z.string(),
+  order_id: z.string(),
+  status: PaymentStatus,
+  amount_cents: z.number(),
+  method: z.string(),
+  processor_reference: z.string().nullable().optional(),
+  created_at: timestamp,
+  updated_at: timestamp.optional(),
+});
+export type Payment = z.infer<typeof Payment>;
+
+/** The response of `POST .../payments/{payment_id}/void`. */
+export const VoidResult = z.looseObject({
+  payment_id: z.string(),
+  status: PaymentStatus,
+  voided_at: timestamp,
+});
+export type VoidResult = z.infer<typeof VoidResult>;

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { openEnum, positiveCents, timestamp } from './common.js';
+
+export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'other'] as const;
+/** Why a refund is issued (the request accepts only these). */
+export const RefundReason = z.enum(REFUND_REASONS, {
+  error: `must be one of ${REFUND_REASONS.join(', ')}`,
+});
+export type RefundReason = z.infer<typeof RefundReason>;
+
+/** Refund statuses (section 3.3); open for values added later. */
+export const REFUND_STATUSES = ['pending', 'approved', 'failed'] as const;
+export const RefundStatus = openEnum(REFUND_STATUSES);
+export type RefundStatus = z.infer<typeof RefundStatus>;
+
+/** The body of `POST .../payments/{payment_id}/refunds`. */
+export const RefundCreateParams = z.strictObject({
+  /** Integer cents, at most the payment's amount minus what is already refunded. */
+  amount_cents: positiveCents,
+  reason: RefundReason.optional(),
+});
+export type RefundCreateParams = z.input<typeof RefundCreateParams>;
+
+/** A refund. */
+export const Refund = z.looseObject({
+  refund_id: z.string(),
+  payment_id: z.string(),
+  order_id: z.string(),
+  status: RefundStatus,
+  amount_cents: z.number(),
+  reason: openEnum(REFUND_REASONS).nullable().optional(),
+  created_at: timestamp,
+  /** Explains a processor rejection when `status` is `failed`. */
+  processor_message: z.string().nullable().optional(),
+});
+export type Refund = z.infer<typeof Refund>;

@@ -1,0 +1,32 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig([
+  {
+    entry: {
+      index: 'src/index.ts',
+      webhooks: 'src/webhooks/index.ts',
+      testing: 'src/testing/index.ts',
+    },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    platform: 'node',
+    splitting: true,
+    treeshake: true,
+    // jose and p-retry are ESM-only: bundle them so the CommonJS build needs no require(esm).
+    noExternal: ['jose', 'p-retry', 'is-network-error'],
+    external: ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'],
+  },
+  {
+    entry: { 'cli/mock': 'src/cli/mock.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'node20',
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+    noExternal: ['jose'],
+    external: ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'],
+  },
+]);
