@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../schemas/common.js';
 import { redact, safeHeaders } from '../internal/redact.js';
+import type { ErrorCode } from '../schemas/common.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -51,6 +51,27 @@ export function markOutcomeUnknown<E extends PaymentsError>(error: E, reconcile:
   error.outcomeUnknown = true;
   error.message = `${error.message} The outcome is unknown: the request was sent and may have been processed. ${reconcile}`;
   return error;
+}
+
+/**
+ * The client's configuration is missing or invalid (no credentials, a non-https base URL, a negative
+ * timeout). Thrown by the constructor, before anything is sent.
+ *
+ * @example
+ * try {
+ *   new PaymentsClient({ baseUrl: 'http://payments.example.com' });
+ * } catch (err) {
+ *   if (err instanceof ConfigurationError) console.error(err.message); // says which option and why
+ * }
+ */
+export class ConfigurationError extends PaymentsError {
+  override name = 'ConfigurationError';
+  /** The option at fault, e.g. `baseUrl`. */
+  readonly option: string;
+  constructor(option: string, message: string) {
+    super(`Invalid client option \`${option}\`: ${message}`);
+    this.option = option;
+  }
 }
 
 /** Fields of an {@link APIError}. */
@@ -159,7 +180,11 @@ export class InvalidResponseError extends PaymentsError {
   override name = 'InvalidResponseError';
   readonly status: number;
   readonly requestId: string | undefined;
-  constructor(message: string, init: { status: number; requestId: string | undefined }, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    init: { status: number; requestId: string | undefined },
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.status = init.status;
     this.requestId = init.requestId;
@@ -212,7 +237,13 @@ export class PaymentResultTimeoutError extends PaymentsError {
   readonly paymentId: string;
   /** The status last read (normally `pending`). */
   readonly lastStatus: string | undefined;
-  constructor(init: { orderId: string; paymentId: string; lastStatus: string | undefined; waitedMs: number; what?: string }) {
+  constructor(init: {
+    orderId: string;
+    paymentId: string;
+    lastStatus: string | undefined;
+    waitedMs: number;
+    what?: string;
+  }) {
     const what = init.what ?? `Payment ${init.paymentId}`;
     super(
       `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${Math.round(init.waitedMs / 1000)} s. ` +
@@ -252,7 +283,8 @@ export function makeAPIError(
     (typeof envelope.request_id === 'string' ? envelope.request_id : undefined) ?? headers['x-request-id'];
   let message: string;
   if (typeof envelope.message === 'string') message = envelope.message;
-  else if (typeof body === 'string' && body.trim() && !/^\s*</.test(body)) message = body.trim().slice(0, 200);
+  else if (typeof body === 'string' && body.trim() && !/^\s*</.test(body))
+    message = body.trim().slice(0, 200);
   else message = defaultMessage(status);
   const Class = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
   return new Class({ status, code, message, requestId, headers, retryAfterMs });

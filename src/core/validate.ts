@@ -10,12 +10,15 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, what: s
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues: ValidationIssue[] = result.error.issues.map((issue) => {
-    const serviceCode = (issue as { params?: { serviceCode?: string } }).params?.serviceCode;
-    return {
-      path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-      message: issue.message,
-      ...(serviceCode ? { code: serviceCode } : {}),
-    };
+    const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    const code =
+      (issue as { params?: { serviceCode?: string } }).params?.serviceCode ??
+      (path[0] === 'level3' ? 'level3_validation_failed' : undefined);
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `${issue.message} (fields use the service's snake_case names, such as total_cents)`
+        : issue.message;
+    return { path, message, ...(code ? { code } : {}) };
   });
   throw new RequestValidationError(what, issues);
 }

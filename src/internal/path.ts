@@ -6,5 +6,8 @@
  * path`/pos/v1/orders/${orderId}/payments/${paymentId}`
  */
 export function path(strings: TemplateStringsArray, ...params: string[]): string {
-  return strings.reduce((out, part, i) => out + part + (i < params.length ? encodeURIComponent(params[i]!) : ''), '');
+  return strings.reduce(
+    (out, part, i) => out + part + (i < params.length ? encodeURIComponent(params[i]!) : ''),
+    '',
+  );
 }

@@ -51,7 +51,13 @@ export function redact(text: string): string {
 }
 
 /** Header names whose values are never kept or shown. */
-export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-service-signature']);
+export const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-service-signature',
+]);
 
 /** A copy of `headers` without credential-bearing headers. */
 export function safeHeaders(headers: Record<string, string>): Record<string, string> {

@@ -10,7 +10,9 @@ export type Open<T extends string> = T | (string & {});
  * A schema for an open enum. It accepts any string at run time and documents the known values
  * (in the OpenAPI document they appear as an `anyOf` of the enum and a plain string).
  */
-export function openEnum<const T extends readonly [string, ...string[]]>(values: T): z.ZodType<Open<T[number]>> {
+export function openEnum<const T extends readonly [string, ...string[]]>(
+  values: T,
+): z.ZodType<Open<T[number]>> {
   return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<Open<T[number]>>;
 }
 
@@ -26,7 +28,9 @@ export const timestamp = z.string();
 /**
  * Integer cents: a safe integer, never a float, a numeric string, NaN or Infinity.
  */
-export const cents = z.int({ error: 'must be an integer number of cents (no floats, strings, NaN or Infinity)' });
+export const cents = z.int({
+  error: 'must be an integer number of cents (no floats, strings, NaN or Infinity)',
+});
 
 /** Integer cents greater than zero. */
 export const positiveCents = cents.positive({ error: 'must be greater than 0 cents' });
@@ -80,7 +84,11 @@ export const SCOPES = [
 export type Scope = Open<(typeof SCOPES)[number]>;
 
 /** The scopes a client asks for when none are given: the minimum for charging. */
-export const DEFAULT_SCOPES: readonly Scope[] = ['svc/payments:create', 'svc/payments:read', 'svc/locations:read'];
+export const DEFAULT_SCOPES: readonly Scope[] = [
+  'svc/payments:create',
+  'svc/payments:read',
+  'svc/locations:read',
+];
 
 /** Every error code of the service's error table (section 7), plus `service_unavailable` for 503. */
 export const ERROR_CODES = [

@@ -40,7 +40,12 @@ export interface Level3Violation {
  */
 export function level3Violations(level3: {
   tax_amount_cents: number;
-  line_items: readonly { quantity: number; unit_price_cents: number; total_cents: number; tax_amount_cents?: number | undefined }[];
+  line_items: readonly {
+    quantity: number;
+    unit_price_cents: number;
+    total_cents: number;
+    tax_amount_cents?: number | undefined;
+  }[];
 }): Level3Violation[] {
   const violations: Level3Violation[] = [];
   let taxSum = 0;

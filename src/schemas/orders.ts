@@ -4,7 +4,15 @@ import { Level3 } from './level3.js';
 import { PaymentStatus } from './payments.js';
 
 /** Order statuses of the service (section 3.2); open for values added later. */
-export const ORDER_STATUSES = ['open', 'pending', 'paid', 'partially_paid', 'voided', 'refunded', 'cancelled'] as const;
+export const ORDER_STATUSES = [
+  'open',
+  'pending',
+  'paid',
+  'partially_paid',
+  'voided',
+  'refunded',
+  'cancelled',
+] as const;
 export const OrderStatus = openEnum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 

@@ -38,7 +38,9 @@ export async function serveHandlers(
   const server: Server = createServer((req, res) => {
     handle(req, res, host, current).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'internal_error', message: String(error), request_id: 'mock-adapter' }));
+      res.end(
+        JSON.stringify({ error: 'internal_error', message: String(error), request_id: 'mock-adapter' }),
+      );
     });
   });
   server.keepAliveTimeout = 5_000;
@@ -83,7 +85,11 @@ async function handle(
   if (!response) {
     res.writeHead(501, { 'content-type': 'application/json' });
     res.end(
-      JSON.stringify({ error: 'not_implemented', message: `No handler for ${req.method} ${req.url}`, request_id: 'mock-adapter' }),
+      JSON.stringify({
+        error: 'not_implemented',
+        message: `No handler for ${req.method} ${req.url}`,
+        request_id: 'mock-adapter',
+      }),
     );
     return;
   }

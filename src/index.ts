@@ -1,0 +1,50 @@
+// The package's main entry: re-exports only.
+export * from './core/errors.js';
+export type { Page } from './core/pagination.js';
+export { PagePromise } from './core/pagination.js';
+export type { RequestOptions } from './core/types.js';
+export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
+export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
+export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';
+export { awaitPaymentResult, awaitRefundResult } from './polling.js';
+export type { JsonDocument } from './resources/specs.js';
+export type { ErrorBody, ErrorCode, Open, Scope } from './schemas/common.js';
+export { DEFAULT_SCOPES, ERROR_CODES, SCOPES } from './schemas/common.js';
+export type {
+  EventKind,
+  EventResource,
+  KnownEventKind,
+  UnknownWebhookEvent,
+  WebhookEvent,
+  WebhookEventOf,
+} from './schemas/events.js';
+export { EVENT_KINDS } from './schemas/events.js';
+export type {
+  LaunchExchangeParams,
+  LaunchSession,
+  LaunchToken,
+  LaunchTokenCreateParams,
+} from './schemas/launch-tokens.js';
+export { DEFAULT_ROLE_SLUG } from './schemas/launch-tokens.js';
+export type { Level3, Level3LineItem } from './schemas/level3.js';
+export type {
+  Address,
+  Location,
+  LocationListParams,
+  LocationPage,
+  LocationSummary,
+} from './schemas/locations.js';
+export type {
+  Order,
+  OrderCreated,
+  OrderCreateParams,
+  OrderPayment,
+  OrderStatus,
+  OrderWithCheckout,
+} from './schemas/orders.js';
+export { ORDER_STATUSES } from './schemas/orders.js';
+export type { Payment, PaymentCreateParams, PaymentStatus, VoidResult } from './schemas/payments.js';
+export { PAYMENT_STATUSES } from './schemas/payments.js';
+export type { Refund, RefundCreateParams, RefundReason, RefundStatus } from './schemas/refunds.js';
+export { REFUND_REASONS, REFUND_STATUSES } from './schemas/refunds.js';
+export type { WebhookEndpoint, WebhookEndpointCreateParams } from './schemas/webhook-endpoints.js';

@@ -1,0 +1,23 @@
+import { APIUserAbortError } from '../core/errors.js';
+
+/**
+ * Waits `ms` milliseconds, or rejects with {@link APIUserAbortError} as soon as `signal` aborts
+ * (at once when it already has). Uses the global timers, so fake timers drive it in tests.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new APIUserAbortError());
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

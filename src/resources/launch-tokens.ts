@@ -1,0 +1,64 @@
+import type { Requester, RequestOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import {
+  LaunchExchangeParams,
+  LaunchSession,
+  LaunchToken,
+  LaunchTokenCreateParams,
+} from '../schemas/launch-tokens.js';
+
+/**
+ * Launch links: short-lived, single-use tokens that open a point-of-sale session for a user
+ * (spec 4.12). A token lives 10 minutes and works once: create it when the user clicks, not ahead.
+ */
+export class LaunchTokens {
+  constructor(private readonly client: Requester) {}
+
+  /**
+   * Creates a launch token for a location. Needs the `svc/pos:launch` scope. `launch_token` and
+   * `launch_url` are credentials: hand them to the user's browser, never log them.
+   *
+   * Errors: `RequestValidationError`; `PermissionDeniedError` `insufficient_scope`,
+   * `location_out_of_scope`; `NotFoundError` `location_not_found`.
+   *
+   * @example
+   * const link = await client.launchTokens.create({ location_id: locationId, role_slug: 'location_manager' });
+   * res.redirect(link.launch_url);
+   */
+  create(params: LaunchTokenCreateParams, opts?: RequestOptions): Promise<LaunchToken> {
+    const body = validate(LaunchTokenCreateParams, params, 'launch token');
+    // Each call mints a new single-use credential; a duplicate is harmless (the unused one expires).
+    return this.client.request({
+      method: 'POST',
+      path: '/pos/v1/launch-tokens',
+      body,
+      retry: 'safe',
+      response: LaunchToken,
+      options: opts,
+    });
+  }
+
+  /**
+   * Exchanges a launch token for a POS session (no authentication: the token is the credential).
+   * Provisions the POS user on first use. A token works once, so this call is not retried after
+   * it may have reached the service.
+   *
+   * Errors: `BadRequestError` / `GoneError` for an unknown, used or expired token.
+   *
+   * @example
+   * const session = await client.launchTokens.exchange(launchToken);
+   */
+  exchange(launchToken: string, opts?: RequestOptions): Promise<LaunchSession> {
+    const body = validate(LaunchExchangeParams, { launch_token: launchToken }, 'launch exchange');
+    return this.client.request({
+      method: 'POST',
+      path: '/pos/v1/public/launch-exchange',
+      body,
+      auth: false,
+      retry: 'unsafe',
+      reconcile: 'Launch tokens are single use: create a new one and start again.',
+      response: LaunchSession,
+      options: opts,
+    });
+  }
+}

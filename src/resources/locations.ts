@@ -1,0 +1,60 @@
+import { PagePromise } from '../core/pagination.js';
+import type { Requester, RequestOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import { path } from '../internal/path.js';
+import {
+  LocationListParams as ListParams,
+  Location,
+  type LocationListParams,
+  LocationPage,
+  type LocationSummary,
+} from '../schemas/locations.js';
+import { checkIds } from './ids.js';
+
+/** Locations in your partner scope (spec 4.8, 4.9). */
+export class Locations {
+  constructor(private readonly client: Requester) {}
+
+  /**
+   * Lists locations. Await it for one page, or iterate it for every location of every page.
+   *
+   * @example
+   * const page = await client.locations.list({ search: 'north' });
+   * for await (const location of client.locations.list({ limit: 200 })) console.log(location.name);
+   */
+  list(params: LocationListParams = {}, opts?: RequestOptions): PagePromise<LocationSummary> {
+    const query = validate(ListParams, params, 'location list parameters');
+    return new PagePromise(
+      (offset) =>
+        this.client.request({
+          method: 'GET',
+          path: '/pos/v1/locations',
+          query: { ...query, offset },
+          retry: 'safe',
+          response: LocationPage,
+          options: opts,
+        }),
+      query.offset ?? 0,
+    );
+  }
+
+  /**
+   * Reads one location with its get-one fields (`features`, `organization_id`, `created_at`).
+   *
+   * Errors: `NotFoundError` `location_not_found` (absent or outside your partner scope).
+   *
+   * @example
+   * const location = await client.locations.get(locationId);
+   * if (!location.features.includes('payments')) throw new Error('payments are not enabled here');
+   */
+  get(locationId: string, opts?: RequestOptions): Promise<Location> {
+    checkIds({ locationId });
+    return this.client.request({
+      method: 'GET',
+      path: path`/pos/v1/locations/${locationId}`,
+      retry: 'safe',
+      response: Location,
+      options: opts,
+    });
+  }
+}

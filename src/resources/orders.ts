@@ -1,0 +1,61 @@
+import type { Requester, RequestOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import { path } from '../internal/path.js';
+import { Order, OrderCreated, OrderCreateParams, type OrderWithCheckout } from '../schemas/orders.js';
+import { checkIds } from './ids.js';
+
+/** Orders: the container of a payment transaction (spec 4.1, 4.2). */
+export class Orders {
+  constructor(private readonly client: Requester) {}
+
+  /**
+   * Creates an order at a location. Always sends an `Idempotency-Key` (yours from
+   * `opts.idempotencyKey`, or a UUID generated once for this call) and the same key on every retry,
+   * so a retry never creates a second order. With `return_url` and `cancel_url` the result carries
+   * `hosted_checkout_url` (a secret: redirect to it, never log it) and `expires_at`.
+   *
+   * Errors: `RequestValidationError` (nothing sent); `BadRequestError` `invalid_request`,
+   * `level3_tax_mismatch`, `level3_validation_failed`; `UnprocessableEntityError` `validation_error`;
+   * `PermissionDeniedError` `location_out_of_scope`; `NotFoundError` `location_not_found`;
+   * `ConflictError` `idempotency_conflict`.
+   *
+   * @example
+   * const order = await client.orders.create({ location_id: locationId, total_cents: 12_500, external_reference: 'INV-1001' });
+   */
+  create(
+    params: OrderCreateParams & { return_url: string; cancel_url: string },
+    opts?: RequestOptions,
+  ): Promise<OrderWithCheckout>;
+  create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated>;
+  create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated> {
+    const body = validate(OrderCreateParams, params, 'order');
+    return this.client.request({
+      method: 'POST',
+      path: '/pos/v1/orders',
+      body,
+      retry: 'keyed',
+      response: OrderCreated,
+      options: opts,
+    });
+  }
+
+  /**
+   * Reads an order with its payments.
+   *
+   * Errors: `NotFoundError` `order_not_found` (absent or outside your partner scope).
+   *
+   * @example
+   * const order = await client.orders.get(orderId);
+   * console.log(order.status, order.payments.map((p) => p.status));
+   */
+  get(orderId: string, opts?: RequestOptions): Promise<Order> {
+    checkIds({ orderId });
+    return this.client.request({
+      method: 'GET',
+      path: path`/pos/v1/orders/${orderId}`,
+      retry: 'safe',
+      response: Order,
+      options: opts,
+    });
+  }
+}

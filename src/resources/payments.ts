@@ -1,0 +1,78 @@
+import type { Requester, RequestOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import { path } from '../internal/path.js';
+import { Payment, PaymentCreateParams, VoidResult } from '../schemas/payments.js';
+import { checkIds } from './ids.js';
+
+/** Payments: charge attempts against an order (spec 4.3 to 4.5). */
+export class Payments {
+  constructor(private readonly client: Requester) {}
+
+  /**
+   * Starts a card payment against an order. The result is `pending`: processing is asynchronous
+   * (await it with `client.awaitPaymentResult`, or handle the `payment.approved` webhook).
+   *
+   * The service has no idempotency key for payments, so this call is retried only when the request
+   * provably was not processed (429, a connection never established). After an ambiguous failure the
+   * error has `outcomeUnknown: true`: read the order and look for the payment before trying again.
+   *
+   * Errors: `RequestValidationError`; `BadRequestError` `amount_exceeds_order_total`,
+   * `invalid_request`, Level 3 codes; `ConflictError` `order_already_paid`, `order_not_open`;
+   * `NotFoundError` `order_not_found`; `UnprocessableEntityError` `validation_error`.
+   *
+   * @example
+   * const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 12_500 });
+   */
+  create(orderId: string, params: PaymentCreateParams, opts?: RequestOptions): Promise<Payment> {
+    checkIds({ orderId });
+    const body = validate(PaymentCreateParams, params, 'payment');
+    return this.client.request({
+      method: 'POST',
+      path: path`/pos/v1/orders/${orderId}/payments`,
+      body,
+      retry: 'unsafe',
+      reconcile: `Read the order (client.orders.get('${orderId}')) and look for a payment of ${body.amount_cents} cents before creating another.`,
+      response: Payment,
+      options: opts,
+    });
+  }
+
+  /**
+   * Reads a payment.
+   *
+   * Errors: `NotFoundError` `payment_not_found`, `order_not_found`.
+   *
+   * @example
+   * const payment = await client.payments.get(orderId, paymentId);
+   */
+  get(orderId: string, paymentId: string, opts?: RequestOptions): Promise<Payment> {
+    checkIds({ orderId, paymentId });
+    return this.client.request({
+      method: 'GET',
+      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}`,
+      retry: 'safe',
+      response: Payment,
+      options: opts,
+    });
+  }
+
+  /**
+   * Voids a payment before settlement (`pending` or `approved`). Voiding twice returns the same
+   * result, so this call is retried freely. A settled payment cannot be voided: refund it.
+   *
+   * Errors: `ConflictError` `payment_already_settled`; `NotFoundError` `payment_not_found`.
+   *
+   * @example
+   * const { status, voided_at } = await client.payments.void(orderId, paymentId);
+   */
+  void(orderId: string, paymentId: string, opts?: RequestOptions): Promise<VoidResult> {
+    checkIds({ orderId, paymentId });
+    return this.client.request({
+      method: 'POST',
+      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/void`,
+      retry: 'safe',
+      response: VoidResult,
+      options: opts,
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import type { Requester, RequestOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import { path } from '../internal/path.js';
+import { Refund, RefundCreateParams } from '../schemas/refunds.js';
+import { checkIds } from './ids.js';
+
+/** Refunds of settled payments (spec 4.6, 4.7). */
+export class Refunds {
+  constructor(private readonly client: Requester) {}
+
+  /**
+   * Refunds all or part of a settled payment. The refund starts `pending`; the processor confirms it
+   * asynchronously (`payment.refunded` webhook, or `client.awaitRefundResult`).
+   *
+   * Like payments, refunds have no idempotency key on the service: retried only when the request
+   * provably was not processed; otherwise the error has `outcomeUnknown: true`.
+   *
+   * Errors: `RequestValidationError`; `UnprocessableEntityError` `validation_error` (above the
+   * refundable remainder); `ConflictError` `refund_window_expired`; `NotFoundError` `payment_not_found`.
+   *
+   * @example
+   * const refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500, reason: 'customer_request' });
+   */
+  create(
+    orderId: string,
+    paymentId: string,
+    params: RefundCreateParams,
+    opts?: RequestOptions,
+  ): Promise<Refund> {
+    checkIds({ orderId, paymentId });
+    const body = validate(RefundCreateParams, params, 'refund');
+    return this.client.request({
+      method: 'POST',
+      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
+      body,
+      retry: 'unsafe',
+      reconcile: `Read the order (client.orders.get('${orderId}')) and the payment's status before refunding again.`,
+      response: Refund,
+      options: opts,
+    });
+  }
+
+  /**
+   * Reads a refund.
+   *
+   * Errors: `NotFoundError` `payment_not_found` (and not found for an unknown refund).
+   *
+   * @example
+   * const refund = await client.refunds.get(orderId, paymentId, refundId);
+   * if (refund.status === 'failed') console.warn(refund.processor_message);
+   */
+  get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): Promise<Refund> {
+    checkIds({ orderId, paymentId, refundId });
+    return this.client.request({
+      method: 'GET',
+      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds/${refundId}`,
+      retry: 'safe',
+      response: Refund,
+      options: opts,
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import type { Requester, RequestOptions } from '../core/types.js';
+
+const JsonDocument = z.record(z.string(), z.unknown());
+/** A machine-readable description (OpenAPI 3.1 or AsyncAPI 2.6), as JSON. */
+export type JsonDocument = z.infer<typeof JsonDocument>;
+
+/** The service's machine-readable descriptions (spec 4.10; no authentication). */
+export class Specs {
+  constructor(private readonly client: Requester) {}
+
+  /**
+   * The OpenAPI 3.1 document of the partner API.
+   *
+   * Errors: `NotFoundError` `spec_not_available`.
+   *
+   * @example
+   * const doc = await client.specs.openapi();
+   * console.log(doc.openapi); // '3.1.0'
+   */
+  openapi(opts?: RequestOptions): Promise<JsonDocument> {
+    return this.fetch('openapi.json', opts);
+  }
+
+  /**
+   * The AsyncAPI 2.6 document of the webhook events.
+   *
+   * @example
+   * const doc = await client.specs.asyncapi();
+   */
+  asyncapi(opts?: RequestOptions): Promise<JsonDocument> {
+    return this.fetch('asyncapi.json', opts);
+  }
+
+  private fetch(file: 'openapi.json' | 'asyncapi.json', opts?: RequestOptions): Promise<JsonDocument> {
+    return this.client.request({
+      method: 'GET',
+      path: `/pos/v1/.well-known/${file}`,
+      auth: false,
+      retry: 'safe',
+      response: JsonDocument,
+      options: opts,
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import type { Requester, RequestOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import { path } from '../internal/path.js';
+import { WebhookEndpoint, WebhookEndpointCreateParams } from '../schemas/webhook-endpoints.js';
+import { checkIds } from './ids.js';
+
+/** Webhook endpoint registration (spec 4.13; admin scope `svc/webhooks:subscribe`). */
+export class WebhookEndpoints {
+  constructor(private readonly client: Requester) {}
+
+  /**
+   * Registers an `https://` endpoint for a partner's events. The result carries `signing_secret`
+   * once: store it in your secret manager (it verifies deliveries with `verifyWebhook`).
+   *
+   * Errors: `RequestValidationError`; `PermissionDeniedError` `insufficient_scope`, `permission_denied`.
+   *
+   * @example
+   * const endpoint = await client.webhookEndpoints.create(partnerId, {
+   *   url: 'https://example.com/webhooks/payments',
+   *   event_kinds: ['payment.approved', 'payment.refunded'],
+   * });
+   * await secrets.put('payments-webhook-secret', endpoint.signing_secret);
+   */
+  create(
+    partnerId: string,
+    params: WebhookEndpointCreateParams,
+    opts?: RequestOptions,
+  ): Promise<WebhookEndpoint> {
+    checkIds({ partnerId });
+    const body = validate(WebhookEndpointCreateParams, params, 'webhook endpoint');
+    return this.client.request({
+      method: 'POST',
+      path: path`/admin/v1/partners/${partnerId}/webhook-endpoints`,
+      body,
+      retry: 'unsafe',
+      reconcile: 'List your endpoints in the admin portal before registering the URL again.',
+      response: WebhookEndpoint,
+      options: opts,
+    });
+  }
+}
