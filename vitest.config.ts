@@ -1,6 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // Examples and docs import the package by name; tests run them against the sources.
+    alias: [
+      { find: /^partner-payments\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^partner-payments\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^partner-payments$/, replacement: src('index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     typecheck: {

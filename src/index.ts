@@ -1,5 +1,16 @@
 // The package's main entry: re-exports only.
+export { PaymentsClient } from './client.js';
 export * from './core/errors.js';
+export type {
+  PaymentsClientEvents,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+  RetryReason,
+  TokenEvent,
+} from './core/events.js';
+export type { Logger, LogLevel } from './core/logger.js';
+export type { AccessTokenSource, PaymentsClientOptions } from './core/options.js';
 export type { Page } from './core/pagination.js';
 export { PagePromise } from './core/pagination.js';
 export type { RequestOptions } from './core/types.js';
@@ -48,3 +59,11 @@ export { PAYMENT_STATUSES } from './schemas/payments.js';
 export type { Refund, RefundCreateParams, RefundReason, RefundStatus } from './schemas/refunds.js';
 export { REFUND_REASONS, REFUND_STATUSES } from './schemas/refunds.js';
 export type { WebhookEndpoint, WebhookEndpointCreateParams } from './schemas/webhook-endpoints.js';
+export type { DedupeStore, WebhookRawBody, WebhookSecret } from './webhooks/index.js';
+export {
+  createDeduplicator,
+  signWebhookPayload,
+  verifyWebhook,
+  verifyWebhookRequest,
+  webhookSignatureHeader,
+} from './webhooks/index.js';

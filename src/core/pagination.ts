@@ -23,6 +23,11 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     private readonly startOffset: number,
   ) {}
 
+  /** A PagePromise that rejects with `error` when awaited or iterated. */
+  static reject<T>(error: unknown): PagePromise<T> {
+    return new PagePromise<T>(() => Promise.reject(error), 0);
+  }
+
   // Started on first use, so that `for await` over a PagePromise does not fetch the first page twice.
   private first(): Promise<Page<T>> {
     this.#first ??= this.fetchPage(this.startOffset);

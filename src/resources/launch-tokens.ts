@@ -25,7 +25,7 @@ export class LaunchTokens {
    * const link = await client.launchTokens.create({ location_id: locationId, role_slug: 'location_manager' });
    * res.redirect(link.launch_url);
    */
-  create(params: LaunchTokenCreateParams, opts?: RequestOptions): Promise<LaunchToken> {
+  async create(params: LaunchTokenCreateParams, opts?: RequestOptions): Promise<LaunchToken> {
     const body = validate(LaunchTokenCreateParams, params, 'launch token');
     // Each call mints a new single-use credential; a duplicate is harmless (the unused one expires).
     return this.client.request({
@@ -48,7 +48,7 @@ export class LaunchTokens {
    * @example
    * const session = await client.launchTokens.exchange(launchToken);
    */
-  exchange(launchToken: string, opts?: RequestOptions): Promise<LaunchSession> {
+  async exchange(launchToken: string, opts?: RequestOptions): Promise<LaunchSession> {
     const body = validate(LaunchExchangeParams, { launch_token: launchToken }, 'launch exchange');
     return this.client.request({
       method: 'POST',

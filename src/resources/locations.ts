@@ -23,7 +23,13 @@ export class Locations {
    * for await (const location of client.locations.list({ limit: 200 })) console.log(location.name);
    */
   list(params: LocationListParams = {}, opts?: RequestOptions): PagePromise<LocationSummary> {
-    const query = validate(ListParams, params, 'location list parameters');
+    // Validated now, but a failure rejects the returned promise (and the iteration) like any other error.
+    let query: ReturnType<typeof ListParams.parse>;
+    try {
+      query = validate(ListParams, params, 'location list parameters');
+    } catch (error) {
+      return PagePromise.reject(error);
+    }
     return new PagePromise(
       (offset) =>
         this.client.request({
@@ -47,7 +53,7 @@ export class Locations {
    * const location = await client.locations.get(locationId);
    * if (!location.features.includes('payments')) throw new Error('payments are not enabled here');
    */
-  get(locationId: string, opts?: RequestOptions): Promise<Location> {
+  async get(locationId: string, opts?: RequestOptions): Promise<Location> {
     checkIds({ locationId });
     return this.client.request({
       method: 'GET',

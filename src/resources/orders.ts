@@ -27,7 +27,7 @@ export class Orders {
     opts?: RequestOptions,
   ): Promise<OrderWithCheckout>;
   create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated>;
-  create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated> {
+  async create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated> {
     const body = validate(OrderCreateParams, params, 'order');
     return this.client.request({
       method: 'POST',
@@ -48,7 +48,7 @@ export class Orders {
    * const order = await client.orders.get(orderId);
    * console.log(order.status, order.payments.map((p) => p.status));
    */
-  get(orderId: string, opts?: RequestOptions): Promise<Order> {
+  async get(orderId: string, opts?: RequestOptions): Promise<Order> {
     checkIds({ orderId });
     return this.client.request({
       method: 'GET',

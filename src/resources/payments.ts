@@ -23,7 +23,7 @@ export class Payments {
    * @example
    * const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 12_500 });
    */
-  create(orderId: string, params: PaymentCreateParams, opts?: RequestOptions): Promise<Payment> {
+  async create(orderId: string, params: PaymentCreateParams, opts?: RequestOptions): Promise<Payment> {
     checkIds({ orderId });
     const body = validate(PaymentCreateParams, params, 'payment');
     return this.client.request({
@@ -45,7 +45,7 @@ export class Payments {
    * @example
    * const payment = await client.payments.get(orderId, paymentId);
    */
-  get(orderId: string, paymentId: string, opts?: RequestOptions): Promise<Payment> {
+  async get(orderId: string, paymentId: string, opts?: RequestOptions): Promise<Payment> {
     checkIds({ orderId, paymentId });
     return this.client.request({
       method: 'GET',
@@ -65,7 +65,7 @@ export class Payments {
    * @example
    * const { status, voided_at } = await client.payments.void(orderId, paymentId);
    */
-  void(orderId: string, paymentId: string, opts?: RequestOptions): Promise<VoidResult> {
+  async void(orderId: string, paymentId: string, opts?: RequestOptions): Promise<VoidResult> {
     checkIds({ orderId, paymentId });
     return this.client.request({
       method: 'POST',

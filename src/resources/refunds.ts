@@ -21,7 +21,7 @@ export class Refunds {
    * @example
    * const refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500, reason: 'customer_request' });
    */
-  create(
+  async create(
     orderId: string,
     paymentId: string,
     params: RefundCreateParams,
@@ -49,7 +49,7 @@ export class Refunds {
    * const refund = await client.refunds.get(orderId, paymentId, refundId);
    * if (refund.status === 'failed') console.warn(refund.processor_message);
    */
-  get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): Promise<Refund> {
+  async get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): Promise<Refund> {
     checkIds({ orderId, paymentId, refundId });
     return this.client.request({
       method: 'GET',

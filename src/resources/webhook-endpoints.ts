@@ -21,7 +21,7 @@ export class WebhookEndpoints {
    * });
    * await secrets.put('payments-webhook-secret', endpoint.signing_secret);
    */
-  create(
+  async create(
     partnerId: string,
     params: WebhookEndpointCreateParams,
     opts?: RequestOptions,

@@ -19,7 +19,7 @@ const level3 = (over: Record<string, unknown> = {}, lineOver: Record<string, unk
 });
 const order = (over: Record<string, unknown>) => ({ location_id: LOC, total_cents: 1000, ...over });
 
-type Call = (client: PaymentsClient) => Promise<unknown>;
+type Call = (client: PaymentsClient) => PromiseLike<unknown>;
 type Case = [name: string, call: Call, path: (string | number)[], code?: string];
 
 const cases: Case[] = [
