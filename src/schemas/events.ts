@@ -27,32 +27,56 @@ export const EventResource = z.looseObject({
 });
 export type EventResource = z.infer<typeof EventResource>;
 
-/** The envelope of every webhook delivery (section 6.3). */
-export const WebhookEventEnvelope = z.looseObject({
+/** The fields every event carries besides its kind (section 6.3). */
+const envelopeFields = {
   /** Envelope version. */
   v: z.int(),
   /** Stable across retries: de-duplicate on it. */
   event_id: z.string().min(1),
-  event_kind: EventKind,
   occurred_at: timestamp,
   partner_id: z.string(),
   resource: EventResource,
-});
-type Envelope = z.infer<typeof WebhookEventEnvelope>;
+};
 
-/** An event of one known kind. */
-export type WebhookEventOf<K extends KnownEventKind> = Omit<Envelope, 'event_kind'> & { event_kind: K };
+/** The envelope of every webhook delivery (section 6.3). */
+export const WebhookEventEnvelope = z.looseObject({ ...envelopeFields, event_kind: EventKind });
 
-/** An event of a kind this SDK does not know yet: handle it or ignore it, but do not fail. */
-export type UnknownWebhookEvent = Omit<Envelope, 'event_kind'> & { event_kind: string & {} };
+// Derived from a closed object on purpose: `Omit` over the loose envelope's index signature would
+// collapse every field to `unknown`.
+const EventBase = z.object(envelopeFields);
+type EventBase = z.infer<typeof EventBase>;
 
 /**
- * A verified webhook event: a union discriminated by `event_kind`, open for kinds added later.
+ * An event of one known kind.
+ *
+ * @example
+ * function fulfil(event: WebhookEventOf<'payment.approved'>) {
+ *   return shipOrder(event.resource.order_id);
+ * }
+ */
+export type WebhookEventOf<K extends KnownEventKind> = EventBase & { event_kind: K };
+
+/**
+ * An event of a kind this SDK does not know yet: handle it or ignore it, but do not fail. Its kind is a
+ * plain `string` (not `string & {}`) because TypeScript only narrows a union on `event_kind` when
+ * every member's kind is a literal or a plain string.
+ *
+ * @example
+ * function ignore(event: UnknownWebhookEvent) {
+ *   console.info(`acknowledged ${event.event_kind} (unknown to this SDK version)`);
+ * }
+ */
+export type UnknownWebhookEvent = EventBase & { event_kind: string };
+
+/**
+ * A verified webhook event: a union discriminated by `event_kind`, open for kinds added later. In a
+ * branch on a known kind, `event.event_kind` is that literal and `event.resource` the payment.
  *
  * @example
  * switch (event.event_kind) {
  *   case 'payment.approved': fulfil(event.resource.order_id); break;
  *   case 'payment.refunded': markRefunded(event.resource.payment_id); break;
+ *   default: break; // a kind added after this SDK version: acknowledge it
  * }
  */
 export type WebhookEvent = { [K in KnownEventKind]: WebhookEventOf<K> }[KnownEventKind] | UnknownWebhookEvent;

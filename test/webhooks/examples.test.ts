@@ -1,0 +1,145 @@
+/**
+ * The example receivers (examples/webhooks) over real loopback HTTP, with deliveries made by the mock
+ * service's dispatcher (undici, signed with the endpoint's secret, retried on the mock clock).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ReceiveResult } from '../../examples/webhooks/shared.js';
+import { PaymentsClient } from '../../src/index.js';
+import { createMockService, type MockServer, type MockService } from '../../src/testing/index.js';
+import { signWebhookPayload, type WebhookEvent } from '../../src/webhooks/index.js';
+import { RECEIVERS, type RunningReceiver } from './receivers.js';
+
+describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
+  let mock: MockService;
+  let server: MockServer;
+  let client: PaymentsClient;
+  let receiver: RunningReceiver;
+  let secret = '';
+  /** Every event handed to the receiver's onEvent, with the payment status re-read through the client. */
+  let handled: { event: WebhookEvent; statusNow: string }[];
+  let failNextHandOff: boolean;
+
+  beforeAll(async () => {
+    mock = createMockService();
+    server = await mock.listen();
+    client = new PaymentsClient({ ...mock.clientOptions(server.url), maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  async function startReceiver(): Promise<string> {
+    handled = [];
+    failNextHandOff = false;
+    receiver = await start({
+      // The secret is known only once the endpoint is registered, which needs the receiver's URL.
+      secret: () => secret,
+      async onEvent(event) {
+        if (failNextHandOff) {
+          failNextHandOff = false;
+          throw new Error('queue unavailable');
+        }
+        // Spec 6.6: the event is a prompt; the payment as the API returns it now is the whole picture.
+        const payment = await client.payments.get(event.resource.order_id, event.resource.payment_id);
+        handled.push({ event, statusNow: payment.status });
+      },
+    });
+    const partnerId = mock.fixtures.partners[0]!.partnerId;
+    const endpoint = mock.webhooks.register({ partnerId, url: receiver.url });
+    secret = endpoint.signing_secret;
+    return endpoint.webhook_endpoint_id;
+  }
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  /** Creates a payment through the client and approves it at the mock processor; returns its delivery. */
+  async function approvedPaymentDelivery(endpointId: string) {
+    const location_id = mock.fixtures.partners[0]!.locations.payments;
+    const order = await client.orders.create({ location_id, total_cents: 4_200 });
+    const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 4_200 });
+    mock.processor.approve(payment.payment_id);
+    await mock.webhooks.flush();
+    const delivery = mock.webhooks
+      .deliveries()
+      .find((d) => d.endpointId === endpointId && d.eventKind === 'payment.approved');
+    expect(delivery).toBeDefined();
+    return { delivery: delivery!, payment };
+  }
+
+  const post = (body: string, headers: Record<string, string>) =>
+    fetch(receiver.url, { method: 'POST', headers, body }).then(async (r) => ({
+      status: r.status,
+      body: (await r.json()) as ReceiveResult['body'],
+    }));
+
+  it('accepts a payment.approved delivery from the mock service and hands it over once', async () => {
+    const endpointId = await startReceiver();
+    const { delivery, payment } = await approvedPaymentDelivery(endpointId);
+    expect(delivery.status).toBe('delivered');
+    expect(delivery.attempts.map((a) => a.status)).toEqual([200]);
+    expect(handled).toHaveLength(1);
+    expect(handled[0]!.event).toMatchObject({
+      event_id: delivery.eventId,
+      event_kind: 'payment.approved',
+      resource: { payment_id: payment.payment_id, order_id: payment.order_id, amount_cents: 4_200 },
+    });
+    expect(handled[0]!.statusNow).toBe('approved');
+  });
+
+  it('answers 400 to a tampered, unsigned or wrongly signed delivery and processes none of them', async () => {
+    const endpointId = await startReceiver();
+    const { delivery } = await approvedPaymentDelivery(endpointId);
+    const original = signWebhookPayload(delivery.body, secret);
+    const tampered = delivery.body.replace('"amount_cents":4200', '"amount_cents":1');
+    expect(tampered).not.toBe(delivery.body);
+    const byStranger = signWebhookPayload(
+      { ...JSON.parse(delivery.body), event_id: 'evt_forged' },
+      'whsec_forged',
+    );
+
+    expect(await post(tampered, original.headers)).toEqual({
+      status: 400,
+      body: { received: false, error: 'signature_mismatch' },
+    });
+    expect(await post(delivery.body, { 'content-type': 'application/json' })).toEqual({
+      status: 400,
+      body: { received: false, error: 'missing_signature' },
+    });
+    expect((await post(byStranger.body, byStranger.headers)).status).toBe(400);
+    expect(handled.map((h) => h.event.event_id)).toEqual([delivery.eventId]);
+  });
+
+  it('acknowledges a redelivered event_id with 2xx without processing it twice', async () => {
+    const endpointId = await startReceiver();
+    const { delivery } = await approvedPaymentDelivery(endpointId);
+    const replay = mock.webhooks.replay(delivery.deliveryId);
+    await mock.webhooks.flush();
+    const replayed = mock.webhooks.deliveries().find((d) => d.deliveryId === replay.deliveryId)!;
+    expect(replayed.eventId).toBe(delivery.eventId);
+    expect(replayed.attempts.map((a) => a.status)).toEqual([200]);
+
+    // Concurrent copies of the same delivery (a retry racing a slow first attempt).
+    const signed = signWebhookPayload(delivery.body, secret);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => post(signed.body, signed.headers)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(answers.every((a) => a.body.duplicate === true)).toBe(true);
+    expect(handled).toHaveLength(1);
+  });
+
+  it('answers 500 when the hand-off fails, and processes the service retry a minute later', async () => {
+    const endpointId = await startReceiver();
+    failNextHandOff = true;
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { delivery } = await approvedPaymentDelivery(endpointId);
+    expect(delivery.attempts.map((a) => a.status)).toEqual([500]);
+    expect(handled).toHaveLength(0);
+    expect(errors).toHaveBeenCalledTimes(1);
+
+    mock.clock.advance(60_000);
+    await mock.webhooks.flush();
+    const retried = mock.webhooks.deliveries().find((d) => d.deliveryId === delivery.deliveryId)!;
+    expect(retried.attempts.map((a) => a.status)).toEqual([500, 200]);
+    expect(handled.map((h) => h.event.event_id)).toEqual([delivery.eventId]);
+  });
+});

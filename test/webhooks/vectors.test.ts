@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from '../../src/webhooks/index.js';
+
+interface Vector {
+  body_file: string;
+  secret: string;
+  signature: string;
+  expect: 'event' | 'invalid_payload';
+}
+
+const dir = new URL('../fixtures/webhooks/', import.meta.url);
+const vectors: Vector[] = JSON.parse(readFileSync(new URL('vectors.json', dir), 'utf8'));
+const bodyOf = (v: Vector) => readFileSync(new URL(`bodies/${v.body_file}`, dir));
+
+/** The reason verification failed with; fails the test when it threw something else or nothing. */
+function reasonOf(run: () => unknown): WebhookVerificationReason {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(WebhookVerificationError);
+    return (err as WebhookVerificationError).reason;
+  }
+  throw new Error('verification passed where it should have failed');
+}
+
+const HEX = '0123456789abcdef';
+const otherHexDigit = (c: string) => HEX[(HEX.indexOf(c) + 1) % 16]!;
+
+describe('OpenSSL test vectors (test/fixtures/webhooks)', () => {
+  it('holds vectors for every body and secret', () => {
+    expect(vectors).toHaveLength(20);
+  });
+
+  it.each(vectors.map((v) => [`${v.body_file} / ${v.secret.slice(0, 12)}`, v] as const))(
+    'verifies %s as a Buffer, a Uint8Array and a string',
+    (_name, v) => {
+      const bytes = bodyOf(v);
+      for (const body of [bytes, new Uint8Array(bytes), bytes.toString('utf8')]) {
+        if (v.expect === 'invalid_payload') {
+          expect(reasonOf(() => verifyWebhook(body, v.signature, v.secret))).toBe('invalid_payload');
+        } else {
+          const event = verifyWebhook(body, v.signature, v.secret);
+          expect(event).toEqual(JSON.parse(bytes.toString('utf8')));
+        }
+      }
+    },
+  );
+
+  // One vector per body file is enough for the exhaustive single-byte sweeps.
+  const sample = vectors.filter((v, i) => vectors.findIndex((w) => w.body_file === v.body_file) === i);
+
+  it.each(sample.map((v) => [v.body_file, v] as const))(
+    'rejects %s with any single body byte changed',
+    (_n, v) => {
+      const bytes = bodyOf(v);
+      for (let i = 0; i < bytes.length; i++) {
+        const tampered = Buffer.from(bytes);
+        tampered[i] = tampered[i]! ^ 0x01;
+        expect(reasonOf(() => verifyWebhook(tampered, v.signature, v.secret))).toBe('signature_mismatch');
+      }
+      expect(
+        reasonOf(() => verifyWebhook(Buffer.concat([bytes, Buffer.from('\n')]), v.signature, v.secret)),
+      ).toBe('signature_mismatch');
+      expect(reasonOf(() => verifyWebhook(bytes.subarray(0, -1), v.signature, v.secret))).toBe(
+        'signature_mismatch',
+      );
+    },
+  );
+
+  it.each(vectors.map((v) => [v.secret.slice(0, 16), v] as const))(
+    'rejects a secret with any single character changed (%s)',
+    (_n, v) => {
+      const chars = [...v.secret];
+      for (let i = 0; i < chars.length; i++) {
+        // Flipping the lowest bit of an ASCII character changes exactly one byte of the key.
+        const wrong = chars
+          .map((c, j) => (j === i ? String.fromCodePoint(c.codePointAt(0)! ^ 1) : c))
+          .join('');
+        expect(reasonOf(() => verifyWebhook(bodyOf(v), v.signature, wrong))).toBe('signature_mismatch');
+      }
+      expect(reasonOf(() => verifyWebhook(bodyOf(v), v.signature, `${v.secret}x`))).toBe(
+        'signature_mismatch',
+      );
+    },
+  );
+
+  it.each(sample.map((v) => [v.body_file, v] as const))(
+    'rejects %s with any single signature digit changed',
+    (_n, v) => {
+      const prefix = 'hmac-sha256=';
+      const hex = v.signature.slice(prefix.length);
+      for (let i = 0; i < hex.length; i++) {
+        const changed = prefix + hex.slice(0, i) + otherHexDigit(hex[i]!) + hex.slice(i + 1);
+        expect(reasonOf(() => verifyWebhook(bodyOf(v), changed, v.secret))).toBe('signature_mismatch');
+      }
+    },
+  );
+});
+
+describe('a malformed or missing X-Service-Signature header', () => {
+  const v = vectors[0]!;
+  const hex = v.signature.slice('hmac-sha256='.length);
+  const cases: [string, string | string[] | null | undefined, WebhookVerificationReason][] = [
+    ['absent (undefined)', undefined, 'missing_signature'],
+    ['absent (null from Headers.get)', null, 'missing_signature'],
+    ['empty', '', 'missing_signature'],
+    ['an empty array', [], 'missing_signature'],
+    ['uppercase hex', `hmac-sha256=${hex.toUpperCase()}`, 'malformed_signature'],
+    [
+      'one uppercase digit',
+      `hmac-sha256=${hex.replace(/[a-f]/, (c) => c.toUpperCase())}`,
+      'malformed_signature',
+    ],
+    ['uppercase prefix', `HMAC-SHA256=${hex}`, 'malformed_signature'],
+    ['a leading space', ` ${v.signature}`, 'malformed_signature'],
+    ['a trailing space', `${v.signature} `, 'malformed_signature'],
+    ['a space after the prefix', `hmac-sha256= ${hex}`, 'malformed_signature'],
+    ['a trailing newline', `${v.signature}\n`, 'malformed_signature'],
+    ['no prefix', hex, 'malformed_signature'],
+    ['another scheme', `sha256=${hex}`, 'malformed_signature'],
+    ['the prefix alone', 'hmac-sha256=', 'malformed_signature'],
+    ['63 digits', `hmac-sha256=${hex.slice(0, 63)}`, 'malformed_signature'],
+    ['65 digits', `hmac-sha256=${hex}0`, 'malformed_signature'],
+    ['128 digits', `hmac-sha256=${hex}${hex}`, 'malformed_signature'],
+    ['a non-hex character', `hmac-sha256=${hex.slice(0, 63)}g`, 'malformed_signature'],
+    ['non-ASCII digits', `hmac-sha256=${hex.slice(0, 62)}é1`, 'malformed_signature'],
+    [
+      'base64 instead of hex',
+      `hmac-sha256=${Buffer.from(hex, 'hex').toString('base64')}`,
+      'malformed_signature',
+    ],
+    ['two headers', [v.signature, v.signature], 'malformed_signature'],
+    ['a valid one in a one-element array', [`hmac-sha256=${'0'.repeat(64)}`], 'signature_mismatch'],
+    ['all zeros', `hmac-sha256=${'0'.repeat(64)}`, 'signature_mismatch'],
+  ];
+
+  it.each(cases)('%s gives the right reason and only WebhookVerificationError', (_name, header, reason) => {
+    expect(reasonOf(() => verifyWebhook(bodyOf(v), header, v.secret))).toBe(reason);
+  });
+
+  it('accepts the signature in a one-element array (IncomingHttpHeaders typing)', () => {
+    expect(verifyWebhook(bodyOf(v), [v.signature], v.secret).event_id).toBe('evt_01J9Z8Q4W1');
+  });
+
+  it('never puts the secret or the signature in the message', () => {
+    for (const [, header] of cases) {
+      try {
+        verifyWebhook(bodyOf(v), header, v.secret);
+      } catch (err) {
+        const shown = `${(err as Error).message} ${JSON.stringify(err)}`;
+        expect(shown).not.toContain(v.secret);
+        expect(shown).not.toContain(hex.slice(0, 16));
+        expect(shown.toLowerCase()).not.toContain(hex.slice(8, 24));
+      }
+    }
+  });
+});
