@@ -82,6 +82,11 @@ async function handle(
     body: hasBody ? Buffer.concat(chunks) : undefined,
   });
   const response = await getResponse([...handlers()] as RequestHandler[], request);
+  if (response?.type === 'error') {
+    // A network-error response (HttpResponse.error()): drop the connection as a failing network would.
+    req.socket.destroy();
+    return;
+  }
   if (!response) {
     res.writeHead(501, { 'content-type': 'application/json' });
     res.end(

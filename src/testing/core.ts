@@ -1,0 +1,94 @@
+import type { KnownEventKind } from '../schemas/events.js';
+import type { TokenAuthority } from './auth.js';
+import type { InternalClock, MockClockOptions } from './clock.js';
+import type { Bucket } from './rate-limit.js';
+import type { MockState } from './state.js';
+
+/** Demo mode: the processor answers on its own, on real (unref'd) timers. */
+export interface AutoProcessOptions {
+  /** Pending payments are approved (or declined) this long after creation. @default 1500 */
+  approveAfterMs?: number;
+  /** Payments whose amount in cents ends in one of these two-digit endings are declined. @default [13] */
+  declineAmountsEndingIn?: number[];
+  /** Approved payments settle this long after approval. @default 5000 */
+  settleAfterMs?: number;
+  /** Pending refunds are confirmed this long after creation. @default 2000 */
+  refundAfterMs?: number;
+}
+
+/** Options of {@link createMockService}. */
+export interface MockServiceOptions {
+  /** Seed two partners, their clients and locations. @default true */
+  seed?: boolean;
+  /** Lifetime of minted access tokens, in seconds. @default 3600 */
+  tokenTtlSeconds?: number;
+  /** Where the mock clock starts and whether it follows real time. @default { realTime: false } */
+  clock?: MockClockOptions;
+  /** A pending payment expires after this long on the mock clock. @default 900_000 (15 minutes) */
+  paymentTtlMs?: number;
+  /** Refunds are refused with `refund_window_expired` this long after settlement. @default 180 days */
+  refundWindowMs?: number;
+  /** Demo mode; `true` takes every default of {@link AutoProcessOptions}. @default false */
+  autoProcess?: boolean | AutoProcessOptions;
+  /** A webhook delivery attempt fails when the receiver takes longer (real milliseconds). @default 30_000 */
+  webhookTimeoutMs?: number;
+  /** Enforce per-client rate limits (spec section 8). @default true */
+  rateLimits?: boolean;
+  /** Serve the well-known OpenAPI/AsyncAPI documents; off, they answer 404 `spec_not_available`. @default true */
+  specs?: boolean;
+}
+
+export interface ResolvedOptions {
+  seed: boolean;
+  tokenTtlSeconds: number;
+  paymentTtlMs: number;
+  refundWindowMs: number;
+  autoProcess: Required<AutoProcessOptions> | null;
+  webhookTimeoutMs: number;
+  rateLimits: boolean;
+  specs: boolean;
+}
+
+export function resolveOptions(options: MockServiceOptions): ResolvedOptions {
+  const auto = options.autoProcess;
+  return {
+    seed: options.seed ?? true,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    paymentTtlMs: options.paymentTtlMs ?? 15 * 60_000,
+    refundWindowMs: options.refundWindowMs ?? 180 * 24 * 3_600_000,
+    autoProcess: auto
+      ? {
+          approveAfterMs: 1500,
+          declineAmountsEndingIn: [13],
+          settleAfterMs: 5000,
+          refundAfterMs: 2000,
+          ...(auto === true ? {} : auto),
+        }
+      : null,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? 30_000,
+    rateLimits: options.rateLimits ?? true,
+    specs: options.specs ?? true,
+  };
+}
+
+/** What happened to a payment, as the processor reports it to the dispatcher and demo mode. */
+export interface PaymentEvent {
+  kind: KnownEventKind;
+  partnerId: string;
+  resource: Record<string, unknown>;
+}
+
+/** The shared pieces every route, the processor and the dispatcher work on. */
+export interface MockCore {
+  /** Replaced on reset(): always read it through the core. */
+  readonly state: MockState;
+  readonly clock: InternalClock;
+  readonly authority: TokenAuthority;
+  readonly options: ResolvedOptions;
+  readonly buckets: Map<string, Bucket>;
+  /** Delivers an event to the partner's matching webhook endpoints. */
+  emit(event: PaymentEvent): void;
+  /** Called when a payment or refund is created (demo mode schedules its outcome). */
+  onCreated(kind: 'payment' | 'refund', id: string): void;
+  maintenance: boolean;
+}

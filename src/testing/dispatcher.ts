@@ -1,0 +1,198 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import type { KnownEventKind } from '../schemas/events.js';
+import type { InternalClock } from './clock.js';
+import type { PaymentEvent } from './core.js';
+import { MockControlError } from './respond.js';
+import type { MockState, WebhookEndpointRecord } from './state.js';
+
+/**
+ * Delay before each attempt (spec 6.5): immediate, 1 min, 5 min, 30 min, 2 h, 12 h after the previous one.
+ *
+ * @example
+ * mock.clock.advance(RETRY_SCHEDULE_MS[1]); // the second attempt starts
+ */
+export const RETRY_SCHEDULE_MS = [0, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000] as const;
+
+/** The event envelope of spec 6.3. */
+export interface EventEnvelope {
+  v: 1;
+  event_id: string;
+  event_kind: KnownEventKind;
+  occurred_at: string;
+  partner_id: string;
+  resource: Record<string, unknown>;
+}
+
+/** One try at delivering an event. */
+export interface DeliveryAttempt {
+  /** Mock-clock time of the attempt. */
+  at: string;
+  /** The receiver's status, or null when it did not answer in time or could not be reached. */
+  status: number | null;
+  ok: boolean;
+  error?: string;
+}
+
+/** An event on its way to one endpoint. */
+export interface Delivery {
+  deliveryId: string;
+  endpointId: string;
+  url: string;
+  eventId: string;
+  eventKind: KnownEventKind;
+  /** The exact JSON body sent on every attempt. */
+  body: string;
+  status: 'pending' | 'delivered' | 'dead_letter' | 'replayed';
+  attempts: DeliveryAttempt[];
+  /** Mock-clock ms of the next attempt (null once delivered or dead-lettered). */
+  nextAttemptAtMs: number | null;
+  /** The dead-lettered delivery this one replays. */
+  replayOf?: string;
+}
+
+/** The lowercase hex HMAC-SHA256 signature header value of spec 6.4. */
+export function signatureHeader(body: string, secret: string): string {
+  return `hmac-sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/** Delivers events to registered endpoints with the retry schedule on the mock clock. */
+export class Dispatcher {
+  private deliveries: Delivery[] = [];
+  private events: EventEnvelope[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly clock: InternalClock,
+    private readonly state: () => MockState,
+    private readonly timeoutMs: number,
+  ) {}
+
+  emit(event: PaymentEvent): EventEnvelope {
+    const envelope: EventEnvelope = {
+      v: 1,
+      event_id: `evt_${randomUUID()}`,
+      event_kind: event.kind,
+      occurred_at: this.clock.iso(),
+      partner_id: event.partnerId,
+      resource: event.resource,
+    };
+    this.events.push(envelope);
+    const body = JSON.stringify(envelope);
+    for (const endpoint of this.state().webhookEndpoints.values()) {
+      if (endpoint.partner_id !== event.partnerId) continue;
+      if (endpoint.event_kinds && !endpoint.event_kinds.includes(event.kind)) continue;
+      this.deliveries.push(this.newDelivery(endpoint, envelope, body));
+    }
+    this.runDue();
+    return envelope;
+  }
+
+  /** Every event emitted since the last reset, delivered or not. */
+  emitted(): EventEnvelope[] {
+    return [...this.events];
+  }
+
+  list(): Delivery[] {
+    return this.deliveries.map((d) => ({ ...d, attempts: [...d.attempts] }));
+  }
+
+  /** Delivers a delivery's event again (same body, same event_id) as a new delivery. */
+  replay(deliveryId: string): Delivery {
+    const original = this.deliveries.find((d) => d.deliveryId === deliveryId);
+    if (!original) throw new MockControlError(`no webhook delivery ${deliveryId}`);
+    const endpoint = this.state().webhookEndpoints.get(original.endpointId);
+    if (!endpoint)
+      throw new MockControlError(`the endpoint of delivery ${deliveryId} is no longer registered`);
+    if (original.status === 'dead_letter') original.status = 'replayed';
+    const copy: Delivery = {
+      ...original,
+      deliveryId: `dlv_${randomUUID()}`,
+      status: 'pending',
+      attempts: [],
+      nextAttemptAtMs: this.clock.now(),
+      replayOf: original.deliveryId,
+    };
+    this.deliveries.push(copy);
+    this.runDue();
+    return { ...copy };
+  }
+
+  /** Starts every attempt that is due on the mock clock. */
+  runDue(): void {
+    const now = this.clock.now();
+    for (const d of this.deliveries) {
+      if (d.status !== 'pending' || d.nextAttemptAtMs === null || d.nextAttemptAtMs > now) continue;
+      if (this.busy.has(d.deliveryId)) continue;
+      const endpoint = this.state().webhookEndpoints.get(d.endpointId);
+      if (!endpoint) continue;
+      this.busy.add(d.deliveryId);
+      const run = this.attempt(d, endpoint.signing_secret).finally(() => {
+        this.busy.delete(d.deliveryId);
+        this.inFlight.delete(run);
+      });
+      this.inFlight.add(run);
+    }
+  }
+
+  /** Resolves once no attempt is in flight. */
+  async flush(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  reset(): void {
+    this.deliveries = [];
+    this.events = [];
+  }
+
+  private newDelivery(endpoint: WebhookEndpointRecord, envelope: EventEnvelope, body: string): Delivery {
+    return {
+      deliveryId: `dlv_${randomUUID()}`,
+      endpointId: endpoint.webhook_endpoint_id,
+      url: endpoint.url,
+      eventId: envelope.event_id,
+      eventKind: envelope.event_kind,
+      body,
+      status: 'pending',
+      attempts: [],
+      nextAttemptAtMs: this.clock.now(),
+    };
+  }
+
+  private async attempt(d: Delivery, secret: string): Promise<void> {
+    const startMs = this.clock.now();
+    const at = new Date(startMs).toISOString();
+    let result: DeliveryAttempt;
+    try {
+      const response = await request(d.url, {
+        method: 'POST',
+        body: d.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'partner-payments-mock',
+          'x-service-signature': signatureHeader(d.body, secret),
+          'x-service-event-id': d.eventId,
+        },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      await response.body.dump();
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      result = { at, status: response.statusCode, ok };
+    } catch (error) {
+      result = { at, status: null, ok: false, error: error instanceof Error ? error.name : 'Error' };
+    }
+    d.attempts.push(result);
+    if (result.ok) {
+      d.status = 'delivered';
+      d.nextAttemptAtMs = null;
+    } else if (d.attempts.length >= RETRY_SCHEDULE_MS.length) {
+      d.status = 'dead_letter';
+      d.nextAttemptAtMs = null;
+    } else {
+      d.nextAttemptAtMs = startMs + RETRY_SCHEDULE_MS[d.attempts.length]!;
+    }
+  }
+}

@@ -1,0 +1,172 @@
+import type { SchemaName } from './schemas.js';
+
+/** One operation of the service (spec section 4). */
+export interface Operation {
+  method: 'get' | 'post';
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: 'Orders' | 'Payments' | 'Refunds' | 'Locations' | 'Launch' | 'Webhooks' | 'Public';
+  /** The scope required; null for the public endpoints. */
+  scope: string | null;
+  body?: SchemaName;
+  ok: [number, SchemaName | 'html'];
+  errors: number[];
+  query?: { name: string; schema: Record<string, unknown>; description: string }[];
+  idempotent?: boolean;
+}
+
+const AUTH_ERRORS = [401, 403, 429];
+
+/** Every endpoint of spec section 4 on the base URL. */
+export const OPERATIONS: Operation[] = [
+  {
+    method: 'post',
+    path: '/pos/v1/orders',
+    operationId: 'createOrder',
+    summary: 'Create an order',
+    tag: 'Orders',
+    scope: 'svc/payments:create',
+    body: 'OrderCreateParams',
+    ok: [201, 'OrderCreated'],
+    errors: [400, ...AUTH_ERRORS, 404, 409, 413, 422],
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/orders/{order_id}',
+    operationId: 'getOrder',
+    summary: 'Get an order with its payments',
+    tag: 'Orders',
+    scope: 'svc/payments:read',
+    ok: [200, 'Order'],
+    errors: [...AUTH_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/pos/v1/orders/{order_id}/payments',
+    operationId: 'createPayment',
+    summary: 'Initiate a card payment',
+    tag: 'Payments',
+    scope: 'svc/payments:create',
+    body: 'PaymentCreateParams',
+    ok: [201, 'Payment'],
+    errors: [400, ...AUTH_ERRORS, 404, 409, 413, 422],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/orders/{order_id}/payments/{payment_id}',
+    operationId: 'getPayment',
+    summary: 'Get a payment',
+    tag: 'Payments',
+    scope: 'svc/payments:read',
+    ok: [200, 'Payment'],
+    errors: [...AUTH_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/pos/v1/orders/{order_id}/payments/{payment_id}/void',
+    operationId: 'voidPayment',
+    summary: 'Void a payment before settlement',
+    tag: 'Payments',
+    scope: 'svc/payments:create',
+    ok: [200, 'VoidResult'],
+    errors: [...AUTH_ERRORS, 404, 409, 422],
+  },
+  {
+    method: 'post',
+    path: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
+    operationId: 'createRefund',
+    summary: 'Refund a settled payment',
+    tag: 'Refunds',
+    scope: 'svc/payments:refund',
+    body: 'RefundCreateParams',
+    ok: [201, 'Refund'],
+    errors: [400, ...AUTH_ERRORS, 404, 409, 413, 422],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds/{refund_id}',
+    operationId: 'getRefund',
+    summary: 'Get a refund',
+    tag: 'Refunds',
+    scope: 'svc/payments:read',
+    ok: [200, 'Refund'],
+    errors: [...AUTH_ERRORS, 404],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/locations',
+    operationId: 'listLocations',
+    summary: 'List locations in the partner scope',
+    tag: 'Locations',
+    scope: 'svc/locations:read',
+    ok: [200, 'LocationPage'],
+    errors: [400, ...AUTH_ERRORS, 422],
+    query: [
+      {
+        name: 'limit',
+        schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+        description: 'Page size',
+      },
+      { name: 'offset', schema: { type: 'integer', minimum: 0, default: 0 }, description: 'Items to skip' },
+      { name: 'search', schema: { type: 'string' }, description: 'Fuzzy search on the location name' },
+    ],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/locations/{location_id}',
+    operationId: 'getLocation',
+    summary: 'Get a location',
+    tag: 'Locations',
+    scope: 'svc/locations:read',
+    ok: [200, 'Location'],
+    errors: [...AUTH_ERRORS, 404],
+  },
+  {
+    method: 'post',
+    path: '/pos/v1/launch-tokens',
+    operationId: 'createLaunchToken',
+    summary: 'Create a launch token',
+    tag: 'Launch',
+    scope: 'svc/pos:launch',
+    body: 'LaunchTokenCreateParams',
+    ok: [201, 'LaunchToken'],
+    errors: [400, ...AUTH_ERRORS, 404, 413],
+  },
+  {
+    method: 'post',
+    path: '/pos/v1/public/launch-exchange',
+    operationId: 'exchangeLaunchToken',
+    summary: 'Exchange a launch token for a POS session',
+    tag: 'Public',
+    scope: null,
+    body: 'LaunchExchangeParams',
+    ok: [200, 'LaunchSession'],
+    errors: [400, 401, 413],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/public/hosted-checkout',
+    operationId: 'hostedCheckoutPage',
+    summary: 'The hosted payment page',
+    tag: 'Public',
+    scope: null,
+    ok: [200, 'html'],
+    errors: [400, 410],
+    query: [
+      { name: 'token', schema: { type: 'string' }, description: 'The signed checkout token (a secret)' },
+    ],
+  },
+  {
+    method: 'post',
+    path: '/admin/v1/partners/{partner_id}/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Register a webhook endpoint',
+    tag: 'Webhooks',
+    scope: 'svc/webhooks:subscribe',
+    body: 'WebhookEndpointCreateParams',
+    ok: [201, 'WebhookEndpoint'],
+    errors: [400, ...AUTH_ERRORS, 413, 422],
+  },
+];

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ErrorBody } from '../../schemas/common.js';
+import { WebhookEventEnvelope } from '../../schemas/events.js';
+import {
+  LaunchExchangeParams,
+  LaunchSession,
+  LaunchToken,
+  LaunchTokenCreateParams,
+} from '../../schemas/launch-tokens.js';
+import { Location, LocationPage } from '../../schemas/locations.js';
+import { Order, OrderCreated, OrderCreateParams } from '../../schemas/orders.js';
+import { Payment, PaymentCreateParams, VoidResult } from '../../schemas/payments.js';
+import { Refund, RefundCreateParams } from '../../schemas/refunds.js';
+import { WebhookEndpoint, WebhookEndpointCreateParams } from '../../schemas/webhook-endpoints.js';
+
+/** Request schemas are described as the service accepts them, responses as it answers. */
+const REQUESTS = {
+  OrderCreateParams,
+  PaymentCreateParams,
+  RefundCreateParams,
+  LaunchTokenCreateParams,
+  LaunchExchangeParams,
+  WebhookEndpointCreateParams,
+};
+const RESPONSES = {
+  OrderCreated,
+  Order,
+  Payment,
+  VoidResult,
+  Refund,
+  Location,
+  LocationPage,
+  LaunchToken,
+  LaunchSession,
+  WebhookEndpoint,
+  ErrorBody,
+};
+
+export type SchemaName = keyof typeof REQUESTS | keyof typeof RESPONSES;
+
+/** One zod schema as JSON Schema, without the `$schema` key (documents declare their own dialect). */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', target: 'draft-2020-12' | 'draft-7') {
+  const out = z.toJSONSchema(schema, { io, target, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+/** Every request and response schema, converted from src/schemas (the one source of truth). */
+export function componentSchemas(target: 'draft-2020-12' | 'draft-7' = 'draft-2020-12') {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(REQUESTS)) out[name] = jsonSchemaOf(schema, 'input', target);
+  for (const [name, schema] of Object.entries(RESPONSES)) out[name] = jsonSchemaOf(schema, 'output', target);
+  return out;
+}
+
+/** The webhook envelope as JSON Schema draft 7 (AsyncAPI 2.6's schema dialect). */
+export function eventEnvelopeSchema() {
+  return jsonSchemaOf(WebhookEventEnvelope, 'output', 'draft-7');
+}

@@ -1,0 +1,11 @@
+export type { MockClock, MockClockOptions } from './clock.js';
+export type { AutoProcessOptions, MockServiceOptions } from './core.js';
+export { type Delivery, type DeliveryAttempt, type EventEnvelope, RETRY_SCHEDULE_MS } from './dispatcher.js';
+export type { FaultSpec } from './faults.js';
+export type { FixtureClient, FixturePartner, MockFixtures } from './fixtures.js';
+export { TEST_CARDS } from './hosted-page.js';
+export { type LoopbackServer, type ServeOptions, serveHandlers } from './http-server.js';
+export type { MockProcessor } from './processor.js';
+export { MockControlError } from './respond.js';
+export { createMockService, type MockServer, type MockService, type MockWebhooks } from './service.js';
+export type { RateTier } from './state.js';

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+
+/** An error the mock answers with the service's error envelope `{ error, message, request_id }`. */
+export class MockApiError extends Error {
+  override readonly name = 'MockApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Thrown by the mock's test controls (approve a payment that is not pending, an unknown id).
+ *
+ * @example
+ * expect(() => mock.processor.settle(pendingPaymentId)).toThrow(MockControlError);
+ */
+export class MockControlError extends Error {
+  override readonly name = 'MockControlError';
+}
+
+export function newRequestId(): string {
+  return `req_${randomBytes(8).toString('hex')}`;
+}
+
+export function json(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...headers },
+  });
+}
+
+export function errorResponse(error: MockApiError, requestId: string): Response {
+  return json(
+    error.status,
+    { error: error.code, message: error.message, request_id: requestId },
+    requestId,
+    error.headers,
+  );
+}
+
+export function html(status: number, body: string, requestId: string, headers: Record<string, string> = {}) {
+  return new Response(body, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      ...headers,
+    },
+  });
+}
+
+export function redirect(location: string, requestId: string): Response {
+  return new Response(null, { status: 303, headers: { location, 'x-request-id': requestId } });
+}
+
+/** Shorthands for the errors the routes raise. */
+export const fail = {
+  invalidRequest: (message: string) => new MockApiError(400, 'invalid_request', message),
+  validation: (message: string) => new MockApiError(422, 'validation_error', message),
+  notFound: (code: string, what: string) => new MockApiError(404, code, `${what} not found in your scope`),
+  conflict: (code: string, message: string) => new MockApiError(409, code, message),
+};

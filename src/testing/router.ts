@@ -1,0 +1,190 @@
+import type { z } from 'zod';
+import { type AuthRequirement, authenticate, type Caller } from './auth.js';
+import type { MockCore } from './core.js';
+import { defaultErrorCode, type FaultQueue } from './faults.js';
+import { TIER_LIMITS, takeToken } from './rate-limit.js';
+import { errorResponse, json, MockApiError, newRequestId } from './respond.js';
+
+/** The body size limit of api.md section 9. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** What a route handler gets. */
+export interface RouteContext {
+  request: Request;
+  url: URL;
+  /** The origin the request came in on: URLs the mock hands out are built from it. */
+  origin: string;
+  params: Record<string, string>;
+  requestId: string;
+  /** Set when the route requires authentication. */
+  caller: Caller;
+  rawBody: string;
+  /** Parses the JSON body with a request schema; shape errors are 400, rule errors 422. */
+  parse<S extends z.ZodType>(schema: S): z.output<S>;
+}
+
+export interface Route {
+  method: string;
+  /** A path with `:name` segments, e.g. `/pos/v1/orders/:orderId`. */
+  pattern: string;
+  auth?: AuthRequirement;
+  handle(ctx: RouteContext): Response | Promise<Response>;
+}
+
+/** Matches a pathname against a route pattern; returns the params or null. */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+  const want = pattern.split('/');
+  const got = pathname.replace(/\/+$/, '').split('/');
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    const g = got[i]!;
+    if (w.startsWith(':')) {
+      if (!g) return null;
+      params[w.slice(1)] = decodeURIComponent(g);
+    } else if (w !== g) return null;
+  }
+  return params;
+}
+
+const SHAPE_ISSUES = new Set(['invalid_type', 'unrecognized_keys', 'invalid_union']);
+
+/** Maps zod issues to the spec's codes: Level 3 codes first, then 400 for shape, 422 for rules. */
+export function issuesToError(issues: readonly z.core.$ZodIssue[]): MockApiError {
+  const text = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  const level3 = issues.filter((i) => i.path[0] === 'level3');
+  if (level3.length > 0) {
+    const tax = level3.some(
+      (i) =>
+        i.code === 'custom' &&
+        (i.params as { serviceCode?: string } | undefined)?.serviceCode === 'level3_tax_mismatch',
+    );
+    return new MockApiError(400, tax ? 'level3_tax_mismatch' : 'level3_validation_failed', text);
+  }
+  if (issues.some((i) => SHAPE_ISSUES.has(i.code))) return new MockApiError(400, 'invalid_request', text);
+  return new MockApiError(422, 'validation_error', text);
+}
+
+function parseJson(raw: string): unknown {
+  if (raw.trim() === '')
+    throw new MockApiError(400, 'invalid_request', 'The request body is empty; send JSON');
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new MockApiError(400, 'invalid_request', 'The request body is not valid JSON');
+  }
+}
+
+const ANONYMOUS: Caller = {
+  pool: 'm2m',
+  partnerId: '',
+  clientId: null,
+  subject: '',
+  scopes: [],
+  tier: 'standard',
+};
+
+/** Runs one request through the mock: fault injection, maintenance, body limit, auth, rate limit, route. */
+export function createDispatch(
+  core: MockCore,
+  routes: readonly Route[],
+  faults: FaultQueue,
+  beforeEach: () => void,
+) {
+  return async function dispatch(request: Request): Promise<Response> {
+    const requestId = newRequestId();
+    try {
+      beforeEach();
+      const url = new URL(request.url);
+      const fault = faults.take(request.method, url.pathname);
+      if (fault) {
+        if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+        if (fault.network) return Response.error();
+        if (fault.status !== undefined) {
+          const headers: Record<string, string> =
+            fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+          const code = fault.error ?? defaultErrorCode(fault.status);
+          throw new MockApiError(fault.status, code, fault.message ?? 'Injected fault', headers);
+        }
+      }
+      if (core.maintenance) {
+        throw new MockApiError(
+          503,
+          'service_unavailable',
+          'The service is in maintenance; retry with backoff',
+          {
+            'retry-after': '1',
+          },
+        );
+      }
+      const candidates = routes.filter((r) => matchPath(r.pattern, url.pathname));
+      const route = candidates.find((r) => r.method === request.method);
+      if (!route) {
+        if (candidates.length > 0)
+          throw new MockApiError(405, 'method_not_allowed', `${request.method} is not allowed here`);
+        throw new MockApiError(404, 'not_found', `The mock serves no ${request.method} ${url.pathname}`);
+      }
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      if (bytes.byteLength > MAX_BODY_BYTES) {
+        throw new MockApiError(413, 'invalid_request', 'The request body exceeds the 1 MiB limit');
+      }
+      const rawBody = new TextDecoder().decode(bytes);
+      let caller = ANONYMOUS;
+      if (route.auth) {
+        caller = await authenticate(
+          request.headers.get('authorization'),
+          route.auth,
+          core.authority,
+          core.state,
+          core.clock.now(),
+        );
+        if (core.options.rateLimits) {
+          const result = takeToken(
+            core.buckets.get(caller.subject),
+            TIER_LIMITS[caller.tier],
+            core.clock.now(),
+          );
+          core.buckets.set(caller.subject, result.bucket);
+          if (!result.allowed) {
+            throw new MockApiError(
+              429,
+              'rate_limit_exceeded',
+              `Rate limit of the ${caller.tier} tier exceeded`,
+              {
+                'retry-after': String(result.retryAfterSeconds),
+              },
+            );
+          }
+        }
+      }
+      const ctx: RouteContext = {
+        request,
+        url,
+        origin: url.origin,
+        params: matchPath(route.pattern, url.pathname)!,
+        requestId,
+        caller,
+        rawBody,
+        parse(schema) {
+          const result = schema.safeParse(parseJson(rawBody));
+          if (!result.success) throw issuesToError(result.error.issues);
+          return result.data;
+        },
+      };
+      return await route.handle(ctx);
+    } catch (error) {
+      if (error instanceof MockApiError) return errorResponse(error, requestId);
+      const detail = error instanceof Error ? error.message : String(error);
+      return json(
+        500,
+        {
+          error: 'internal_error',
+          message: `The mock hit an unexpected error: ${detail}`,
+          request_id: requestId,
+        },
+        requestId,
+      );
+    }
+  };
+}

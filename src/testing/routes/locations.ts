@@ -1,0 +1,60 @@
+import { uuid } from '../../schemas/common.js';
+import { LocationListParams } from '../../schemas/locations.js';
+import type { MockCore } from '../core.js';
+import { fail, json } from '../respond.js';
+import { issuesToError, type Route } from '../router.js';
+import { locationSummary, locationView } from '../views.js';
+
+/** Query strings carry text: turn numeric ones into numbers so the request schema judges them. */
+function queryParams(url: URL): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of url.searchParams) {
+    out[name] =
+      (name === 'limit' || name === 'offset') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  }
+  return out;
+}
+
+/** Fuzzy match: every word of the query appears in the name, case-insensitively. */
+export function fuzzyMatch(name: string, query: string): boolean {
+  const haystack = name.toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}
+
+/** 4.8 list locations and 4.9 get location. */
+export function locationRoutes(core: MockCore): Route[] {
+  return [
+    {
+      method: 'GET',
+      pattern: '/pos/v1/locations',
+      auth: { scope: 'svc/locations:read' },
+      handle(ctx) {
+        const parsed = LocationListParams.safeParse(queryParams(ctx.url));
+        if (!parsed.success) throw issuesToError(parsed.error.issues);
+        const { limit = 50, offset = 0, search } = parsed.data;
+        const all = core.state
+          .locationsOf(ctx.caller.partnerId)
+          .filter((l) => !search || fuzzyMatch(l.name, search));
+        const items = all.slice(offset, offset + limit).map(locationSummary);
+        return json(200, { items, total: all.length, limit, offset }, ctx.requestId);
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/pos/v1/locations/:locationId',
+      auth: { scope: 'svc/locations:read' },
+      handle(ctx) {
+        const id = ctx.params.locationId;
+        const location = uuid.safeParse(id).success ? core.state.locations.get(id!) : undefined;
+        if (!location || location.partner_id !== ctx.caller.partnerId) {
+          throw fail.notFound('location_not_found', 'Location');
+        }
+        return json(200, locationView(location), ctx.requestId);
+      },
+    },
+  ];
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { uuid } from '../../schemas/common.js';
+import { OrderCreateParams } from '../../schemas/orders.js';
+import type { MockCore } from '../core.js';
+import { findOrder, fingerprint, payableLocation } from '../lookup.js';
+import { fail, json, MockApiError } from '../respond.js';
+import type { Route, RouteContext } from '../router.js';
+import type { OrderRecord } from '../state.js';
+import { orderView } from '../views.js';
+
+/** How long an Idempotency-Key is remembered (spec section 8). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+/** How long a hosted checkout URL is valid (spec 4.11). */
+export const CHECKOUT_TTL_MS = 5 * 60_000;
+
+/** 4.1 create order (with idempotency and hosted checkout) and 4.2 get order. */
+export function orderRoutes(core: MockCore): Route[] {
+  return [
+    {
+      method: 'POST',
+      pattern: '/pos/v1/orders',
+      auth: { scope: 'svc/payments:create', allowUserPool: true },
+      handle: (ctx) => createOrder(core, ctx),
+    },
+    {
+      method: 'GET',
+      pattern: '/pos/v1/orders/:orderId',
+      auth: { scope: 'svc/payments:read' },
+      handle: (ctx) =>
+        json(
+          200,
+          orderView(findOrder(core.state, ctx.caller, ctx.params.orderId), core.state),
+          ctx.requestId,
+        ),
+    },
+  ];
+}
+
+async function createOrder(core: MockCore, ctx: RouteContext): Promise<Response> {
+  const key = ctx.request.headers.get('idempotency-key');
+  let storeKey: string | null = null;
+  let print = '';
+  if (key !== null) {
+    if (!uuid.safeParse(key).success) throw fail.invalidRequest('Idempotency-Key must be a UUID');
+    storeKey = `${ctx.caller.partnerId}:${ctx.caller.subject}:${key.toLowerCase()}`;
+    print = fingerprint(safeJson(ctx.rawBody));
+    const seen = core.state.idempotency.get(storeKey);
+    if (seen && core.clock.now() - seen.atMs < IDEMPOTENCY_WINDOW_MS) {
+      if (seen.fingerprint !== print) {
+        throw new MockApiError(
+          409,
+          'idempotency_conflict',
+          'This Idempotency-Key was used with a different body',
+        );
+      }
+      return json(201, seen.body, ctx.requestId, { 'idempotent-replayed': 'true' });
+    }
+  }
+  const params = ctx.parse(OrderCreateParams);
+  payableLocation(core.state, ctx.caller.partnerId, params.location_id);
+  const now = core.clock.iso();
+  const order: OrderRecord = {
+    order_id: randomUUID(),
+    partner_id: ctx.caller.partnerId,
+    location_id: params.location_id,
+    total_cents: params.total_cents,
+    description: params.description ?? null,
+    external_reference: params.external_reference ?? null,
+    external_source: params.external_source ?? null,
+    external_id: params.external_id ?? null,
+    customer_name: params.customer_name ?? null,
+    customer_phone: params.customer_phone ?? null,
+    customer_email: params.customer_email ?? null,
+    department_id: params.department_id ?? null,
+    metadata: params.metadata ?? null,
+    level3: params.level3 ?? null,
+    return_url: params.return_url ?? null,
+    cancel_url: params.cancel_url ?? null,
+    opened_by_m2m_client_id: ctx.caller.clientId,
+    created_at: now,
+    updated_at: now,
+    paymentIds: [],
+    checkoutUsed: false,
+  };
+  core.state.orders.set(order.order_id, order);
+  const body: Record<string, unknown> = {
+    order_id: order.order_id,
+    status: 'open',
+    total_cents: order.total_cents,
+    created_at: now,
+  };
+  if (order.return_url && order.cancel_url) {
+    const ttlSeconds = CHECKOUT_TTL_MS / 1000;
+    const token = await core.authority.sign(
+      { typ: 'hosted_checkout', order_id: order.order_id, partner_id: order.partner_id },
+      order.order_id,
+      core.clock.now(),
+      ttlSeconds,
+    );
+    body.hosted_checkout_url = `${ctx.origin}/pos/v1/public/hosted-checkout?token=${token}`;
+    body.expires_at = new Date(core.clock.now() + CHECKOUT_TTL_MS).toISOString();
+  }
+  if (storeKey) core.state.idempotency.set(storeKey, { fingerprint: print, atMs: core.clock.now(), body });
+  return json(201, body, ctx.requestId);
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
