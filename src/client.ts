@@ -1,0 +1,178 @@
+import { EventEmitter } from 'eventemitter3';
+import type { z } from 'zod';
+import { makeAuth, TokenResponse } from './core/auth.js';
+import { PaymentsError } from './core/errors.js';
+import type { EmitFn, PaymentsClientEvents, TokenEvent } from './core/events.js';
+import { HttpCore } from './core/http.js';
+import { makeLog } from './core/logger.js';
+import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options.js';
+import { fetchTransport, makeDispatcher, undiciTransport } from './core/transport.js';
+import type { Requester, RequestSpec } from './core/types.js';
+import { registerSecret } from './internal/redact.js';
+import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
+import { LaunchTokens } from './resources/launch-tokens.js';
+import { Locations } from './resources/locations.js';
+import { Orders } from './resources/orders.js';
+import { Payments } from './resources/payments.js';
+import { Refunds } from './resources/refunds.js';
+import { Specs } from './resources/specs.js';
+import { WebhookEndpoints } from './resources/webhook-endpoints.js';
+import type { Payment } from './schemas/payments.js';
+import type { Refund } from './schemas/refunds.js';
+import { VERSION } from './version.js';
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The client of the Partner Payments Service. It mints and caches OAuth tokens, retries what is
+ * safe to retry, and emits `request`, `response`, `retry` and `token` events (never a secret).
+ *
+ * @example
+ * import { PaymentsClient } from 'partner-payments';
+ *
+ * const client = new PaymentsClient({ baseUrl: 'https://payments.example.com' }); // credentials from env
+ * const order = await client.orders.create({ location_id: locationId, total_cents: 12_500 });
+ * const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 12_500 });
+ * const result = await client.awaitPaymentResult(order.order_id, payment.payment_id);
+ */
+export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implements Requester {
+  /** Orders: create, get. */
+  readonly orders: Orders;
+  /** Payments: create, get, void. */
+  readonly payments: Payments;
+  /** Refunds: create, get. */
+  readonly refunds: Refunds;
+  /** Locations: list (paginated), get. */
+  readonly locations: Locations;
+  /** Launch links: create a launch token, exchange it. */
+  readonly launchTokens: LaunchTokens;
+  /** Webhook endpoint registration. */
+  readonly webhookEndpoints: WebhookEndpoints;
+  /** The service's OpenAPI and AsyncAPI documents. */
+  readonly specs: Specs;
+
+  readonly #options: ResolvedOptions;
+  readonly #core: HttpCore;
+
+  /** @throws {ConfigurationError} when an option is missing or invalid. */
+  constructor(options: PaymentsClientOptions = {}) {
+    super();
+    const resolved = resolveOptions(options);
+    this.#options = resolved;
+    registerSecret(resolved.clientSecret);
+    const transport = resolved.fetch
+      ? fetchTransport(resolved.fetch)
+      : undiciTransport(makeDispatcher({ dispatcher: resolved.dispatcher, proxy: resolved.proxy }));
+    const log = makeLog(resolved.logger, resolved.logLevel);
+    const emit: EmitFn = (name, payload) => {
+      (this.emit as (n: string, p: unknown) => boolean)(name, payload);
+      if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
+    };
+    const core = new HttpCore({
+      baseUrl: resolved.baseUrl,
+      transport,
+      maxRetries: resolved.maxRetries,
+      timeoutMs: resolved.timeoutMs,
+      deadlineMs: resolved.deadlineMs,
+      headers: {
+        accept: 'application/json',
+        'user-agent': `partner-payments/${VERSION} node/${process.versions.node}`,
+        ...resolved.defaultHeaders,
+      },
+      emit,
+      log,
+    });
+    core.auth = makeAuth(resolved.accessToken, () => mintToken(core, resolved), emit);
+    this.#core = core;
+    this.orders = new Orders(this);
+    this.payments = new Payments(this);
+    this.refunds = new Refunds(this);
+    this.locations = new Locations(this);
+    this.launchTokens = new LaunchTokens(this);
+    this.webhookEndpoints = new WebhookEndpoints(this);
+    this.specs = new Specs(this);
+  }
+
+  /**
+   * Sends one API call through the client's auth, retry and error handling. Resources use it;
+   * call it yourself only for an endpoint the SDK does not cover yet.
+   *
+   * @example
+   * const order = await client.request({
+   *   method: 'GET',
+   *   path: '/pos/v1/orders/3f1c...',
+   *   retry: 'safe',
+   *   response: z.looseObject({ order_id: z.string() }),
+   * });
+   */
+  request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {
+    return this.#core.request(spec);
+  }
+
+  /**
+   * Reads a payment every 3 s (by default) until it leaves `pending`, and returns it.
+   *
+   * @example
+   * const result = await client.awaitPaymentResult(orderId, paymentId, { timeoutMs: 60_000 });
+   * if (result.status === 'approved') fulfil(orderId);
+   */
+  awaitPaymentResult(orderId: string, paymentId: string, opts?: AwaitResultOptions): Promise<Payment> {
+    return awaitPaymentResult(this, orderId, paymentId, opts);
+  }
+
+  /**
+   * Reads a refund until the processor confirmed (`approved`) or rejected (`failed`) it.
+   *
+   * @example
+   * const refund = await client.refunds.create(orderId, paymentId, { amount_cents: 500 });
+   * const done = await client.awaitRefundResult(orderId, paymentId, refund.refund_id);
+   */
+  awaitRefundResult(
+    orderId: string,
+    paymentId: string,
+    refundId: string,
+    opts?: AwaitResultOptions,
+  ): Promise<Refund> {
+    return awaitRefundResult(this, orderId, paymentId, refundId, opts);
+  }
+
+  /** What `JSON.stringify(client)` shows: the configuration, without any secret. */
+  toJSON(): Record<string, unknown> {
+    const o = this.#options;
+    return {
+      baseUrl: o.baseUrl,
+      authUrl: o.authUrl,
+      clientId: o.clientId,
+      auth: o.accessToken === undefined ? 'client_credentials' : 'access_token',
+      scopes: o.scopes,
+      maxRetries: o.maxRetries,
+      timeoutMs: o.timeoutMs,
+      deadlineMs: o.deadlineMs,
+      transport: o.fetch ? 'fetch' : 'undici',
+    };
+  }
+
+  [INSPECT](): string {
+    return `PaymentsClient ${JSON.stringify(this.toJSON())}`;
+  }
+}
+
+// The token request goes through the same core (transport, timeouts, retries as for a read), but
+// to the token endpoint, form-encoded and without a bearer token.
+async function mintToken(core: HttpCore, o: ResolvedOptions) {
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: o.clientId ?? '',
+    client_secret: o.clientSecret ?? '',
+    scope: o.scopes.join(' '),
+  }).toString();
+  try {
+    return await core.request(
+      { method: 'POST', path: '/oauth2/token', retry: 'safe', auth: false, response: TokenResponse },
+      { url: `${o.authUrl}/oauth2/token`, form },
+    );
+  } catch (error) {
+    if (error instanceof PaymentsError) error.message = `Could not get an access token: ${error.message}`;
+    throw error;
+  }
+}

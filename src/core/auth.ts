@@ -1,0 +1,171 @@
+/**
+ * Auth strategies. The core calls one hook per attempt (`token()`) and reports a 401 through
+ * another (`unauthorized()`); it never sees the client secret, and a strategy never sees a request.
+ */
+import { z } from 'zod';
+import { forgetSecret, registerSecret } from '../internal/redact.js';
+import { APIUserAbortError, PaymentsError } from './errors.js';
+import type { EmitFn } from './events.js';
+import type { AccessTokenSource } from './options.js';
+
+/** The hooks the core calls. */
+export interface AuthStrategy {
+  /** The bearer token for the next attempt. */
+  token(signal?: AbortSignal): Promise<string>;
+  /**
+   * Reports that `token` got a 401 with `code`. Returns true when a fresh token may fix it, in
+   * which case the core replays the call once.
+   */
+  unauthorized(token: string, code: string | undefined): boolean;
+}
+
+/** 401 codes a new token can cure; `client_revoked` and the scope errors cannot. */
+const REFRESHABLE = new Set(['token_expired', 'invalid_token']);
+
+/** The token endpoint's answer (spec 5.3), read leniently. */
+export const TokenResponse = z.looseObject({
+  access_token: z.string().min(1),
+  expires_in: z.number().positive().optional(),
+  token_type: z.string().optional(),
+});
+export type TokenResponse = z.infer<typeof TokenResponse>;
+
+/** Mints a token: the core's POST to `{authUrl}/oauth2/token`, retried like a read. */
+export type MintFn = () => Promise<TokenResponse>;
+
+/** The lifetime assumed when the token endpoint does not say (spec 8: one hour). */
+const DEFAULT_LIFETIME_S = 3600;
+/** Re-mint at least this long before expiry, so a token never expires in flight. */
+export const REFRESH_SKEW_MS = 60_000;
+
+/**
+ * When to re-mint a token issued at `issuedAt` with `lifetimeMs`: 60 s before expiry, or halfway
+ * through a lifetime too short for that.
+ */
+export function refreshAt(issuedAt: number, lifetimeMs: number): number {
+  return issuedAt + Math.max(lifetimeMs - REFRESH_SKEW_MS, lifetimeMs / 2);
+}
+
+interface CachedToken {
+  value: string;
+  refreshAt: number;
+}
+
+/**
+ * OAuth client credentials: one cached token, shared by every call; one mint in flight at a time
+ * (100 concurrent first calls make one token request); re-minted ahead of expiry; dropped on a
+ * 401 that a new token can cure.
+ */
+export class ClientCredentialsAuth implements AuthStrategy {
+  #cached: CachedToken | undefined;
+  #inflight: Promise<string> | undefined;
+
+  constructor(
+    private readonly mint: MintFn,
+    private readonly emit: EmitFn,
+  ) {}
+
+  token(signal?: AbortSignal): Promise<string> {
+    const cached = this.#cached;
+    if (cached && Date.now() < cached.refreshAt) return Promise.resolve(cached.value);
+    this.#inflight ??= this.#mint().finally(() => {
+      this.#inflight = undefined;
+    });
+    // The mint is shared, so one caller's abort ends its own wait, not the mint.
+    return signal ? raceAbort(this.#inflight, signal) : this.#inflight;
+  }
+
+  unauthorized(token: string, code: string | undefined): boolean {
+    if (this.#cached?.value === token) {
+      this.#cached = undefined;
+      this.emit('token', { action: 'invalidated', reason: code ?? 'unauthorized' });
+    }
+    return code !== undefined && REFRESHABLE.has(code);
+  }
+
+  async #mint(): Promise<string> {
+    const started = Date.now();
+    const res = await this.mint();
+    registerSecret(res.access_token);
+    const lifetimeS = res.expires_in ?? DEFAULT_LIFETIME_S;
+    const now = Date.now();
+    if (this.#cached && this.#cached.value !== res.access_token) forgetSecret(this.#cached.value);
+    this.#cached = { value: res.access_token, refreshAt: refreshAt(now, lifetimeS * 1000) };
+    this.emit('token', { action: 'minted', expiresIn: lifetimeS, durationMs: now - started });
+    return res.access_token;
+  }
+}
+
+/** A fixed token (a user token, or one your own code manages). Never refreshed. */
+export class StaticTokenAuth implements AuthStrategy {
+  #token: string;
+  constructor(token: string) {
+    this.#token = token;
+    registerSecret(token);
+  }
+  token(): Promise<string> {
+    return Promise.resolve(this.#token);
+  }
+  unauthorized(): boolean {
+    return false;
+  }
+}
+
+/** A token from your function, asked before every attempt; a 401 that a new token can cure asks again once. */
+export class TokenFunctionAuth implements AuthStrategy {
+  #last: string | undefined;
+  constructor(private readonly source: () => string | Promise<string>) {}
+
+  async token(): Promise<string> {
+    let value: unknown;
+    try {
+      value = await this.source();
+    } catch (error) {
+      // Keep the promise that every error the SDK throws is a PaymentsError; the cause is yours.
+      throw new PaymentsError('The accessToken function threw.', { cause: error });
+    }
+    if (typeof value !== 'string' || value === '') {
+      throw new PaymentsError('The accessToken function returned no token (expected a non-empty string).');
+    }
+    if (value !== this.#last) {
+      // Only the current token stays registered, so a rotating source does not grow the list.
+      forgetSecret(this.#last);
+      registerSecret(value);
+      this.#last = value;
+    }
+    return value;
+  }
+
+  unauthorized(_token: string, code: string | undefined): boolean {
+    return code !== undefined && REFRESHABLE.has(code);
+  }
+}
+
+/** The strategy for a client's options: a token source when given, else client credentials. */
+export function makeAuth(
+  accessToken: AccessTokenSource | undefined,
+  mint: MintFn,
+  emit: EmitFn,
+): AuthStrategy {
+  if (typeof accessToken === 'string') return new StaticTokenAuth(accessToken);
+  if (typeof accessToken === 'function') return new TokenFunctionAuth(accessToken);
+  return new ClientCredentialsAuth(mint, emit);
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new APIUserAbortError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new APIUserAbortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * The events a {@link PaymentsClient} emits. Payloads carry what a dashboard or a log needs (method,
+ * path, status, attempt, timing, request id) and never a secret: no token, no header, no query string.
+ */
+
+/** An attempt is about to be sent. `attempt` is 1 for the first try. */
+export interface RequestEvent {
+  method: string;
+  /** The path without its query string (a query value may be a credential). */
+  path: string;
+  attempt: number;
+}
+
+/** An HTTP response arrived (any status). */
+export interface ResponseEvent {
+  method: string;
+  path: string;
+  status: number;
+  attempt: number;
+  /** Time from sending the attempt to the end of its body. */
+  durationMs: number;
+  /** The service's request id (body `request_id` or `X-Request-Id`), to quote to support. */
+  requestId: string | undefined;
+}
+
+/** Why an attempt is retried. */
+export type RetryReason = 'status' | 'connection' | 'timeout';
+
+/** An attempt failed and another will follow after `delayMs`. */
+export interface RetryEvent {
+  method: string;
+  path: string;
+  /** The attempt that failed. */
+  attempt: number;
+  delayMs: number;
+  reason: RetryReason;
+  /** The status of the failed attempt, when it got one. */
+  status?: number;
+}
+
+/** The access token changed: a new one was minted, or the cached one was dropped. */
+export interface TokenEvent {
+  action: 'minted' | 'invalidated';
+  /** Lifetime in seconds the token endpoint announced (on `minted`). */
+  expiresIn?: number;
+  /** How long the mint took (on `minted`). */
+  durationMs?: number;
+  /** Why the token was dropped (on `invalidated`), e.g. `token_expired`. */
+  reason?: string;
+}
+
+/**
+ * The event map of the client's emitter.
+ *
+ * @example
+ * client.on('retry', (e) => metrics.increment('payments.retry', { reason: e.reason }));
+ * client.on('response', (e) => log.debug(`${e.method} ${e.path} ${e.status} ${e.durationMs}ms`));
+ */
+export interface PaymentsClientEvents {
+  request: [RequestEvent];
+  response: [ResponseEvent];
+  retry: [RetryEvent];
+  token: [TokenEvent];
+}
+
+/** How the core reports events: the client's `emit`, or a no-op. */
+export type EmitFn = <K extends keyof PaymentsClientEvents>(
+  name: K,
+  payload: PaymentsClientEvents[K][0],
+) => void;

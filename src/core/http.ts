@@ -1,0 +1,249 @@
+/**
+ * The one path every call takes: build the request, get a token, send one attempt at a time with a
+ * per-attempt timeout, read the answer, and let the pure retry policy decide what follows.
+ */
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { sleep } from '../internal/sleep.js';
+import type { AuthStrategy } from './auth.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  markOutcomeUnknown,
+  type PaymentsError,
+} from './errors.js';
+import type { EmitFn, RetryReason } from './events.js';
+import type { LogFn } from './logger.js';
+import { lowerCaseHeaders } from './options.js';
+import { errorFromResponse, parseSuccess } from './response.js';
+import { type AttemptFailure, decideRetry, type RetryDecision } from './retry.js';
+import { classifyFailure, type Transport } from './transport.js';
+import type { RequestSpec } from './types.js';
+
+/** What the core needs from the client. */
+export interface CoreConfig {
+  baseUrl: string;
+  transport: Transport;
+  maxRetries: number;
+  timeoutMs: number;
+  deadlineMs: number | undefined;
+  /** Accept, User-Agent and the client's default headers, lower-case. */
+  headers: Record<string, string>;
+  emit: EmitFn;
+  log: LogFn | undefined;
+  /** The jitter source; tests pass a fixed one. @default Math.random */
+  random?: () => number;
+}
+
+/** Where a request goes when it is not an API call (the token endpoint): a full URL and a form body. */
+export interface RawTarget {
+  url: string;
+  form: string;
+}
+
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: PaymentsError; failure: AttemptFailure };
+
+const REASON: Record<AttemptFailure['kind'], RetryReason> = {
+  connect: 'connection',
+  sent: 'connection',
+  timeout: 'timeout',
+  status: 'status',
+  invalid_response: 'status',
+};
+
+/** Sends requests for one client. */
+export class HttpCore {
+  /** Set by the client after construction (minting a token goes through this core too). */
+  auth: AuthStrategy | undefined;
+  readonly #config: CoreConfig;
+  readonly #random: () => number;
+
+  constructor(config: CoreConfig) {
+    this.#config = config;
+    this.#random = config.random ?? Math.random;
+  }
+
+  /** Runs one call to completion: attempts, token replay, retries, waits. */
+  async request<S extends z.ZodType>(spec: RequestSpec<S>, raw?: RawTarget): Promise<z.infer<S>> {
+    const cfg = this.#config;
+    const opts = spec.options;
+    const signal = opts?.signal;
+    const maxRetries = opts?.maxRetries ?? cfg.maxRetries;
+    const timeoutMs = opts?.timeoutMs ?? cfg.timeoutMs;
+    const deadlineMs = opts?.deadlineMs ?? cfg.deadlineMs;
+    const deadlineAt = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
+    const url = raw ? raw.url : cfg.baseUrl + spec.path + queryString(spec.query);
+    const headers = this.#headers(spec, raw);
+    const body = raw ? raw.form : spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const auth = raw || spec.auth === false ? undefined : this.auth;
+    let retriesDone = 0;
+    let replayed = false;
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw new APIUserAbortError();
+      let token: string | undefined;
+      if (auth) {
+        token = await auth.token(signal);
+        headers.authorization = `Bearer ${token}`;
+      }
+      const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
+      if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
+      const limit = remaining === undefined ? timeoutMs : Math.min(timeoutMs, remaining);
+      const result = await this.#attempt(spec, url, headers, body, attempt, limit, signal);
+      if (result.ok) return result.value;
+      const { failure, error } = result;
+      if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {
+        // A token that expired in flight or was rotated: one fresh token, one replay, not a retry.
+        const curable = auth.unauthorized(token, (error as APIError).code);
+        if (curable && !replayed) {
+          replayed = true;
+          cfg.log?.(
+            'info',
+            `${spec.method} ${spec.path}: token rejected (${(error as APIError).code}); replaying once`,
+          );
+          continue;
+        }
+      }
+      const decision = decideRetry({
+        failure,
+        mode: spec.retry,
+        retriesDone,
+        maxRetries,
+        remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
+        random: this.#random(),
+      });
+      if (decision.action === 'throw') throw this.#finalError(error, decision, spec);
+      const status =
+        failure.kind === 'status' || failure.kind === 'invalid_response' ? failure.status : undefined;
+      cfg.emit('retry', {
+        method: spec.method,
+        path: spec.path,
+        attempt,
+        delayMs: decision.delayMs,
+        reason: REASON[failure.kind],
+        ...(status === undefined ? {} : { status }),
+      });
+      cfg.log?.(
+        'warn',
+        `${spec.method} ${spec.path} failed (${error.message}); retrying in ${decision.delayMs} ms`,
+      );
+      await sleep(decision.delayMs, signal);
+      retriesDone++;
+    }
+  }
+
+  #headers(spec: RequestSpec, raw: RawTarget | undefined): Record<string, string> {
+    const opts = spec.options;
+    const headers = opts?.headers
+      ? { ...this.#config.headers, ...lowerCaseHeaders(opts.headers) }
+      : { ...this.#config.headers };
+    if (raw) headers['content-type'] = 'application/x-www-form-urlencoded';
+    else if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    // One key per call, so every attempt of an order creation is the same order to the service.
+    const key = spec.retry === 'keyed' ? (opts?.idempotencyKey ?? randomUUID()) : opts?.idempotencyKey;
+    if (key !== undefined) headers['idempotency-key'] = key;
+    return headers;
+  }
+
+  async #attempt<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    attempt: number,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt<z.infer<S>>> {
+    const { emit, log, transport } = this.#config;
+    const { method, path } = spec;
+    emit('request', { method, path, attempt });
+    log?.('debug', `${method} ${path} (attempt ${attempt})`);
+    const started = Date.now();
+    let res: Awaited<ReturnType<Transport>>;
+    try {
+      res = await transport({ method, url, headers, body, signal, timeoutMs });
+    } catch (cause) {
+      if (signal?.aborted) throw new APIUserAbortError();
+      const failure = classifyFailure(cause);
+      const code = failure.code ? ` (${failure.code})` : '';
+      if (failure.phase === 'timeout') {
+        const error = new APIConnectionTimeoutError(
+          `${method} ${path} got no complete response within ${timeoutMs} ms${code}.`,
+          { cause: failure },
+        );
+        return { ok: false, error, failure: { kind: 'timeout' } };
+      }
+      const what =
+        failure.phase === 'connect'
+          ? 'could not connect; nothing was sent'
+          : 'lost the connection after the request was sent';
+      const error = new APIConnectionError(`${method} ${path} ${what}${code}.`, { cause: failure });
+      return { ok: false, error, failure: { kind: failure.phase } };
+    }
+    const durationMs = Date.now() - started;
+    const { status } = res;
+    if (status >= 200 && status < 300) {
+      const parsed = parseSuccess(res, spec.response, `${method} ${path}`);
+      emit('response', {
+        method,
+        path,
+        status,
+        attempt,
+        durationMs,
+        requestId: parsed.ok ? parsed.requestId : parsed.error.requestId,
+      });
+      log?.('debug', `${method} ${path} -> ${status} (${durationMs} ms)`);
+      if (parsed.ok) return { ok: true, value: parsed.value };
+      return { ok: false, error: parsed.error, failure: { kind: 'invalid_response', status } };
+    }
+    const error = errorFromResponse(res);
+    emit('response', { method, path, status, attempt, durationMs, requestId: error.requestId });
+    log?.(
+      'debug',
+      `${method} ${path} -> ${status} (${durationMs} ms, request_id ${error.requestId ?? 'none'})`,
+    );
+    return { ok: false, error, failure: { kind: 'status', status, retryAfterMs: error.retryAfterMs } };
+  }
+
+  #finalError(
+    error: PaymentsError,
+    decision: RetryDecision & { action: 'throw' },
+    spec: RequestSpec,
+  ): PaymentsError {
+    if (decision.why === 'wait_exceeds_deadline' || decision.why === 'retry_after_too_long') {
+      const wait =
+        error instanceof APIError && error.retryAfterMs !== undefined ? error.retryAfterMs : undefined;
+      error.message +=
+        wait === undefined
+          ? ' Not retried: the next attempt would start after the deadline.'
+          : ` Not retried: the service asked to wait ${Math.ceil(wait / 1000)} s (retryAfterMs), ${
+              decision.why === 'wait_exceeds_deadline'
+                ? 'beyond the deadline'
+                : 'longer than the SDK waits on its own'
+            }.`;
+    }
+    if (decision.outcomeUnknown) {
+      markOutcomeUnknown(
+        error,
+        spec.reconcile ?? 'Read the resource to learn whether it took effect before trying again.',
+      );
+      this.#config.log?.('warn', error.message);
+    }
+    return error;
+  }
+}
+
+function deadlineError(spec: RequestSpec, deadlineMs: number | undefined): APIConnectionTimeoutError {
+  return new APIConnectionTimeoutError(`${spec.method} ${spec.path} reached its ${deadlineMs} ms deadline.`);
+}
+
+function queryString(query: RequestSpec['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

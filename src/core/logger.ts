@@ -1,0 +1,41 @@
+import { redact } from '../internal/redact.js';
+
+/**
+ * Anything shaped like `console` or a pino/winston logger.
+ *
+ * @example
+ * const client = new PaymentsClient({ logger: pino(), logLevel: 'debug' });
+ */
+export interface Logger {
+  debug(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  error(message: string, ...rest: unknown[]): void;
+}
+
+/** The least severe level written; `off` writes nothing. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };
+
+/** Writes a line at a level, after scrubbing secrets. */
+export type LogFn = (level: Exclude<LogLevel, 'off'>, message: string) => void;
+
+/** Whether `value` is one of the log levels. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && value in RANK;
+}
+
+/**
+ * A log function writing to `logger` from `level` up, or undefined when nothing would be written
+ * (so the hot path can skip building the line).
+ */
+export function makeLog(logger: Logger | undefined, level: LogLevel): LogFn | undefined {
+  if (!logger || level === 'off') return undefined;
+  const min = RANK[level];
+  return (at, message) => {
+    if (RANK[at] < min) return;
+    // Every line passes through redact(): a message may quote a server's text.
+    logger[at](`[partner-payments] ${redact(message)}`);
+  };
+}

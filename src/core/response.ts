@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import { type APIError, InvalidResponseError, makeAPIError } from './errors.js';
+import { honoursRetryAfter, parseRetryAfter } from './retry.js';
+import type { TransportResponse } from './transport.js';
+
+/** The service's request id: the body's `request_id`, else the `X-Request-Id` header. */
+export function requestIdOf(body: unknown, headers: Record<string, string>): string | undefined {
+  if (typeof body === 'object' && body !== null) {
+    const id = (body as { request_id?: unknown }).request_id;
+    if (typeof id === 'string') return id;
+  }
+  return headers['x-request-id'];
+}
+
+/** The body as JSON when it is JSON, else its text (an HTML page from a proxy), else undefined. */
+export function readBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Reads a 2xx response: JSON, then the lenient response schema. Anything else (not JSON, truncated,
+ * the wrong shape) is an {@link InvalidResponseError}; never a bare `SyntaxError`. Messages never
+ * quote the body: it may hold a secret (a hosted checkout URL, a signing secret).
+ */
+export function parseSuccess<S extends z.ZodType>(
+  res: TransportResponse,
+  schema: S,
+  what: string,
+):
+  | { ok: true; value: z.infer<S>; requestId: string | undefined }
+  | { ok: false; error: InvalidResponseError } {
+  const contentType = res.headers['content-type'];
+  let requestId = res.headers['x-request-id'];
+  const fail = (why: string) => ({
+    ok: false as const,
+    error: new InvalidResponseError(`${what} answered ${res.status} but ${why}.`, {
+      status: res.status,
+      requestId,
+    }),
+  });
+  if (contentType !== undefined && !/\bjson\b/i.test(contentType)) {
+    return fail(`with content-type ${contentType.split(';')[0]} instead of JSON`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(res.bodyText);
+  } catch {
+    return fail(
+      res.bodyText === ''
+        ? 'with an empty body'
+        : `with a body that is not valid JSON (${res.bodyText.length} characters, malformed or truncated)`,
+    );
+  }
+  requestId = requestIdOf(data, res.headers);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`)
+      .join('; ');
+    return fail(`with a body that does not match the documented shape (${issues})`);
+  }
+  return { ok: true, value: parsed.data, requestId };
+}
+
+/** The typed error of a non-2xx response, with `Retry-After` read on 429 and 503. */
+export function errorFromResponse(res: TransportResponse): APIError {
+  const retryAfterMs = honoursRetryAfter(res.status)
+    ? parseRetryAfter(res.headers['retry-after'], Date.now())
+    : undefined;
+  return makeAPIError(res.status, readBody(res.bodyText), res.headers, retryAfterMs);
+}

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type AttemptFailure,
+  backoffDelay,
+  decideRetry,
+  isAmbiguous,
+  isRetryable,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+} from '../../src/core/retry.js';
+import type { RetryMode } from '../../src/core/types.js';
+
+const status = (s: number, retryAfterMs?: number): AttemptFailure => ({
+  kind: 'status',
+  status: s,
+  retryAfterMs,
+});
+
+describe('isRetryable', () => {
+  const cases: [string, AttemptFailure, Record<RetryMode, boolean>][] = [
+    ['connection never established', { kind: 'connect' }, { safe: true, keyed: true, unsafe: true }],
+    ['reset after sending', { kind: 'sent' }, { safe: true, keyed: true, unsafe: false }],
+    ['per-attempt timeout', { kind: 'timeout' }, { safe: true, keyed: true, unsafe: false }],
+    ['408', status(408), { safe: true, keyed: true, unsafe: false }],
+    ['429', status(429), { safe: true, keyed: true, unsafe: true }],
+    ['500', status(500), { safe: true, keyed: true, unsafe: false }],
+    ['502', status(502), { safe: true, keyed: true, unsafe: false }],
+    ['503', status(503), { safe: true, keyed: true, unsafe: false }],
+    ['504', status(504), { safe: true, keyed: true, unsafe: false }],
+    ['501', status(501), { safe: false, keyed: false, unsafe: false }],
+    ['400', status(400), { safe: false, keyed: false, unsafe: false }],
+    ['401', status(401), { safe: false, keyed: false, unsafe: false }],
+    ['409', status(409), { safe: false, keyed: false, unsafe: false }],
+    [
+      '2xx with an unreadable body',
+      { kind: 'invalid_response', status: 201 },
+      { safe: false, keyed: false, unsafe: false },
+    ],
+  ];
+  for (const [name, failure, expected] of cases) {
+    for (const mode of ['safe', 'keyed', 'unsafe'] as const) {
+      it(`${name} in ${mode} mode -> ${expected[mode]}`, () => {
+        expect(isRetryable(failure, mode)).toBe(expected[mode]);
+      });
+    }
+  }
+});
+
+describe('isAmbiguous', () => {
+  const cases: [string, AttemptFailure, boolean][] = [
+    ['connect', { kind: 'connect' }, false],
+    ['sent', { kind: 'sent' }, true],
+    ['timeout', { kind: 'timeout' }, true],
+    ['invalid 2xx body', { kind: 'invalid_response', status: 201 }, true],
+    ['500', status(500), true],
+    ['503', status(503), true],
+    ['408', status(408), true],
+    ['429', status(429), false],
+    ['400', status(400), false],
+    ['404', status(404), false],
+  ];
+  it.each(cases)('%s -> %s', (_name, failure, expected) => {
+    expect(isAmbiguous(failure)).toBe(expected);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-05-12T10:00:00Z');
+  const cases: [string | undefined, number | undefined][] = [
+    ['2', 2000],
+    ['0', 0],
+    [' 10 ', 10_000],
+    ['1.5', 1500],
+    ['Tue, 12 May 2026 10:00:03 GMT', 3000],
+    ['Tue, 12 May 2026 09:59:00 GMT', 0],
+    ['-5', undefined],
+    ['soon', undefined],
+    ['', undefined],
+    [undefined, undefined],
+    ['12', 12_000],
+  ];
+  it.each(cases)('%j -> %j ms', (value, expected) => {
+    expect(parseRetryAfter(value, now)).toBe(expected);
+  });
+});
+
+describe('backoffDelay (full jitter, 500 ms base, 8 s cap)', () => {
+  const cases: [number, number, number][] = [
+    [1, 0, 0],
+    [1, 0.999, 499],
+    [2, 0.5, 500],
+    [3, 0.999, 1998],
+    [5, 0.999, 7992],
+    [10, 0.999, 7992],
+    [10, 0.5, 4000],
+  ];
+  it.each(cases)('retry %i with random %d -> %i ms', (retry, random, expected) => {
+    expect(backoffDelay(retry, random)).toBe(expected);
+  });
+});
+
+describe('decideRetry', () => {
+  const base = {
+    mode: 'safe' as RetryMode,
+    retriesDone: 0,
+    maxRetries: 2,
+    remainingMs: undefined,
+    random: 0.5,
+  };
+  const cases: [string, Parameters<typeof decideRetry>[0], ReturnType<typeof decideRetry>][] = [
+    ['503 with backoff', { ...base, failure: status(503) }, { action: 'retry', delayMs: 250 }],
+    [
+      '429 waits its Retry-After',
+      { ...base, failure: status(429, 2000) },
+      { action: 'retry', delayMs: 2000 },
+    ],
+    [
+      '503 waits its Retry-After',
+      { ...base, failure: status(503, 1000) },
+      { action: 'retry', delayMs: 1000 },
+    ],
+    [
+      'Retry-After beyond the deadline throws at once',
+      { ...base, failure: status(429, 10_000), remainingMs: 5000 },
+      { action: 'throw', outcomeUnknown: false, why: 'wait_exceeds_deadline' },
+    ],
+    [
+      'Retry-After longer than the SDK waits alone throws',
+      { ...base, failure: status(429, MAX_RETRY_AFTER_MS + 1) },
+      { action: 'throw', outcomeUnknown: false, why: 'retry_after_too_long' },
+    ],
+    [
+      'a backoff that would end after the deadline throws',
+      { ...base, failure: status(500), remainingMs: 100 },
+      { action: 'throw', outcomeUnknown: false, why: 'wait_exceeds_deadline' },
+    ],
+    [
+      'retries exhausted',
+      { ...base, failure: status(503), retriesDone: 2 },
+      { action: 'throw', outcomeUnknown: false, why: 'retries_exhausted' },
+    ],
+    [
+      'maxRetries 0 never retries',
+      { ...base, failure: { kind: 'connect' }, maxRetries: 0 },
+      { action: 'throw', outcomeUnknown: false, why: 'retries_exhausted' },
+    ],
+    [
+      'unsafe 500: not retried, outcome unknown',
+      { ...base, mode: 'unsafe', failure: status(500) },
+      { action: 'throw', outcomeUnknown: true, why: 'not_retryable' },
+    ],
+    [
+      'unsafe timeout: not retried, outcome unknown',
+      { ...base, mode: 'unsafe', failure: { kind: 'timeout' } },
+      { action: 'throw', outcomeUnknown: true, why: 'not_retryable' },
+    ],
+    [
+      'unsafe 2xx unreadable: outcome unknown',
+      { ...base, mode: 'unsafe', failure: { kind: 'invalid_response', status: 201 } },
+      { action: 'throw', outcomeUnknown: true, why: 'not_retryable' },
+    ],
+    [
+      'unsafe 429 is retried',
+      { ...base, mode: 'unsafe', failure: status(429, 0) },
+      { action: 'retry', delayMs: 0 },
+    ],
+    [
+      'unsafe refused connection is retried',
+      { ...base, mode: 'unsafe', failure: { kind: 'connect' } },
+      { action: 'retry', delayMs: 250 },
+    ],
+    [
+      'unsafe 422: a plain error',
+      { ...base, mode: 'unsafe', failure: status(422) },
+      { action: 'throw', outcomeUnknown: false, why: 'not_retryable' },
+    ],
+    [
+      'keyed reset is retried',
+      { ...base, mode: 'keyed', failure: { kind: 'sent' } },
+      { action: 'retry', delayMs: 250 },
+    ],
+    [
+      'keyed 500 after the last retry is not marked unknown (the key makes a new call safe)',
+      { ...base, mode: 'keyed', failure: status(500), retriesDone: 2 },
+      { action: 'throw', outcomeUnknown: false, why: 'retries_exhausted' },
+    ],
+  ];
+  it.each(cases)('%s', (_name, input, expected) => {
+    expect(decideRetry(input)).toEqual(expected);
+  });
+});
