@@ -15,8 +15,8 @@ export default defineConfig([
     platform: 'node',
     splitting: true,
     treeshake: true,
-    // jose and p-retry are ESM-only: bundle them so the CommonJS build needs no require(esm).
-    noExternal: ['jose', 'p-retry', 'is-network-error'],
+    // jose is ESM-only: bundle it so the CommonJS build needs no require(esm).
+    noExternal: ['jose'],
     external: ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'],
   },
   {

@@ -16,11 +16,15 @@ export function openEnum<const T extends readonly [string, ...string[]]>(
   return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<Open<T[number]>>;
 }
 
+/** 8-4-4-4-12 hexadecimal digits: the form of every identifier of the service. */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const UUID_MESSAGE = 'must be a UUID (8-4-4-4-12 hexadecimal digits)';
+
 /**
  * A UUID as the service writes its identifiers (8-4-4-4-12 hexadecimal digits). Used for path
  * arguments too, so that nothing like `../` can ever reach a URL path.
  */
-export const uuid = z.guid({ error: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' });
+export const uuid = z.string().regex(UUID_PATTERN, { error: UUID_MESSAGE });
 
 /** A timestamp: an ISO 8601 UTC string, kept as a string (as the wire has it). */
 export const timestamp = z.string();
