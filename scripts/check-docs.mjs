@@ -25,7 +25,22 @@ const prelude = {
   secret: 'declare const secret: string;',
   req: "declare const req: import('node:http').IncomingMessage & { body: Buffer; originalUrl: string };",
   res: 'declare const res: { status(code: number): { send(body?: unknown): void }; send(body?: unknown): void; redirect(url: string): void };',
-  session: 'declare const session: { posAccessToken: string };',
+  session: 'declare const session: { posAccessToken: string; getAccessToken(): Promise<string> };',
+  controller: 'declare const controller: AbortController;',
+  params: "declare const params: import('partner-payments').OrderCreateParams;",
+  myOrderUuid: 'declare const myOrderUuid: string;',
+  traceId: 'declare const traceId: string;',
+  baseUrl: 'declare const baseUrl: string;',
+  clientId: 'declare const clientId: string;',
+  clientSecret: 'declare const clientSecret: string;',
+  metrics:
+    'declare const metrics: { histogram(name: string, value: number, tags?: object): void; increment(name: string, tags?: object): void };',
+  link: "declare const link: import('partner-payments').LaunchToken;",
+  beforeAll: "import { beforeAll } from 'vitest';",
+  afterEach: "import { afterEach } from 'vitest';",
+  afterAll: "import { afterAll } from 'vitest';",
+  createMockService: "import { createMockService } from 'partner-payments/testing';",
+  mock: "declare const mock: import('partner-payments/testing').MockService;",
   app: 'declare const app: { get(path: string, handler: (req: any, res: any) => unknown): void; post(path: string, ...handlers: unknown[]): void };',
 };
 

@@ -7,12 +7,12 @@ import { UUID_PATTERN } from '../schemas/common.js';
  * schema parse: this runs on every call.
  */
 export function checkIds(ids: Record<string, unknown>): void {
-  let bad: string[] | undefined;
+  const bad: string[] = [];
   for (const name in ids) {
     const value = ids[name];
-    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) (bad ??= []).push(name);
+    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) bad.push(name);
   }
-  if (bad) {
+  if (bad.length > 0) {
     throw new RequestValidationError(
       'identifier',
       bad.map((name) => ({ path: [name], message: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' })),
