@@ -19,6 +19,7 @@ export interface ConfirmReturnOptions extends RequestOptions {
   /**
    * The order id you stored for this customer's session. The return URL comes from the browser, so
    * without it a customer could present another (paid) order's return URL.
+   * @default undefined (any order id in the URL is accepted)
    */
   expectedOrderId?: string;
 }
@@ -43,8 +44,9 @@ export async function confirmHostedCheckoutReturn(
   options: ConfirmReturnOptions = {},
 ): Promise<HostedCheckoutReturn> {
   const { expectedOrderId, ...requestOptions } = options;
-  const url = typeof returnUrl === 'string' ? new URL(returnUrl, 'http://return.invalid') : returnUrl;
-  const orderId = url.searchParams.get('order_id') ?? '';
+  // URL.parse (not new URL) so that a malformed URL from the browser is the typed error below.
+  const url = typeof returnUrl === 'string' ? URL.parse(returnUrl, 'http://return.invalid') : returnUrl;
+  const orderId = url?.searchParams.get('order_id') ?? '';
   if (!uuid.safeParse(orderId).success) {
     throw new RequestValidationError('hosted checkout return URL', [
       { path: ['order_id'], message: 'the return URL carries no valid order_id' },
@@ -61,7 +63,7 @@ export async function confirmHostedCheckoutReturn(
   const order = await client.orders.get(orderId, requestOptions);
   return {
     orderId,
-    claimedStatus: url.searchParams.get('status') ?? undefined,
+    claimedStatus: url?.searchParams.get('status') ?? undefined,
     paid: order.status === 'paid',
     order,
   };

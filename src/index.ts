@@ -13,7 +13,7 @@ export type { Logger, LogLevel } from './core/logger.js';
 export type { AccessTokenSource, PaymentsClientOptions } from './core/options.js';
 export type { Page } from './core/pagination.js';
 export { PagePromise } from './core/pagination.js';
-export type { RequestOptions } from './core/types.js';
+export type { RequestOptions, RequestSpec, RetryMode } from './core/types.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
 export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';
@@ -59,7 +59,18 @@ export { PAYMENT_STATUSES } from './schemas/payments.js';
 export type { Refund, RefundCreateParams, RefundReason, RefundStatus } from './schemas/refunds.js';
 export { REFUND_REASONS, REFUND_STATUSES } from './schemas/refunds.js';
 export type { WebhookEndpoint, WebhookEndpointCreateParams } from './schemas/webhook-endpoints.js';
-export type { DedupeStore, WebhookRawBody, WebhookSecret } from './webhooks/index.js';
+export type {
+  DedupeOutcome,
+  DedupeStore,
+  Deduplicator,
+  DeduplicatorOptions,
+  MemoryDedupeStoreOptions,
+  SignatureHeaderValue,
+  SignedWebhookPayload,
+  WebhookRawBody,
+  WebhookRequestLike,
+  WebhookSecret,
+} from './webhooks/index.js';
 export {
   createDeduplicator,
   signWebhookPayload,

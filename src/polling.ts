@@ -28,9 +28,9 @@ export interface AwaitResultOptions {
   intervalMs?: number;
   /** How long to wait before throwing {@link PaymentResultTimeoutError}. @default 60000 */
   timeoutMs?: number;
-  /** Stops the wait at once. */
+  /** Stops the wait at once. @default undefined (not cancellable) */
   signal?: AbortSignal;
-  /** Called after every read. */
+  /** Called after every read. @default undefined */
   onPoll?: (progress: PollProgress) => void;
 }
 

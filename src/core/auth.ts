@@ -36,7 +36,7 @@ export type MintFn = () => Promise<TokenResponse>;
 /** The lifetime assumed when the token endpoint does not say (spec 8: one hour). */
 const DEFAULT_LIFETIME_S = 3600;
 /** Re-mint at least this long before expiry, so a token never expires in flight. */
-export const REFRESH_SKEW_MS = 60_000;
+const REFRESH_SKEW_MS = 60_000;
 
 /**
  * When to re-mint a token issued at `issuedAt` with `lifetimeMs`: 60 s before expiry, or halfway

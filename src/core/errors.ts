@@ -42,15 +42,12 @@ export class PaymentsError extends Error {
 
   /** A type guard that also works across realms and duplicated copies of the package. */
   static is(value: unknown): value is PaymentsError {
-    return value instanceof PaymentsError || (value instanceof Error && 'outcomeUnknown' in value);
+    if (value instanceof PaymentsError) return true;
+    // `instanceof Error` fails for an error from another realm (a vm context, a worker); the tag does not.
+    return (
+      Object.prototype.toString.call(value) === '[object Error]' && 'outcomeUnknown' in (value as object)
+    );
   }
-}
-
-/** Marks an error as "outcome unknown" and says how to reconcile. */
-export function markOutcomeUnknown<E extends PaymentsError>(error: E, reconcile: string): E {
-  error.outcomeUnknown = true;
-  error.message = `${error.message} The outcome is unknown: the request was sent and may have been processed. ${reconcile}`;
-  return error;
 }
 
 /**

@@ -11,7 +11,6 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
-  markOutcomeUnknown,
   type PaymentsError,
 } from './errors.js';
 import type { EmitFn, RetryReason } from './events.js';
@@ -224,10 +223,10 @@ export class HttpCore {
             }.`;
     }
     if (decision.outcomeUnknown) {
-      markOutcomeUnknown(
-        error,
-        spec.reconcile ?? 'Read the resource to learn whether it took effect before trying again.',
-      );
+      error.outcomeUnknown = true;
+      error.message += ` The outcome is unknown: the request was sent and may have been processed. ${
+        spec.reconcile ?? 'Read the resource to learn whether it took effect before trying again.'
+      }`;
       this.#config.log?.('warn', error.message);
     }
     return error;

@@ -146,7 +146,7 @@ export function resolveOptions(options: PaymentsClientOptions = {}, env: Env = p
 }
 
 /** Scopes with the `svc/` prefix, as the token endpoint expects them. */
-export function normalizeScopes(scopes: readonly string[]): string[] {
+function normalizeScopes(scopes: readonly string[]): string[] {
   if (!Array.isArray(scopes) || scopes.length === 0) {
     throw new ConfigurationError('scopes', 'must be a non-empty array of scope names.');
   }

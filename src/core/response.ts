@@ -4,7 +4,7 @@ import { honoursRetryAfter, parseRetryAfter } from './retry.js';
 import type { TransportResponse } from './transport.js';
 
 /** The service's request id: the body's `request_id`, else the `X-Request-Id` header. */
-export function requestIdOf(body: unknown, headers: Record<string, string>): string | undefined {
+function requestIdOf(body: unknown, headers: Record<string, string>): string | undefined {
   if (typeof body === 'object' && body !== null) {
     const id = (body as { request_id?: unknown }).request_id;
     if (typeof id === 'string') return id;
@@ -13,7 +13,7 @@ export function requestIdOf(body: unknown, headers: Record<string, string>): str
 }
 
 /** The body as JSON when it is JSON, else its text (an HTML page from a proxy), else undefined. */
-export function readBody(text: string): unknown {
+function readBody(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);

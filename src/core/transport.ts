@@ -63,7 +63,7 @@ const CONNECT_CODES = new Set([
 ]);
 
 /** The error code of `error` or of its cause chain (`fetch` wraps the socket error in `cause`). */
-export function errorCode(error: unknown): string | undefined {
+function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
     const code = (current as { code?: unknown }).code;
@@ -181,6 +181,8 @@ async function withTimeout(
   }, req.timeoutMs);
   const onAbort = () => controller.abort();
   req.signal?.addEventListener('abort', onAbort, { once: true });
+  // The caller may have aborted while the core awaited a token: an abort event will not come again.
+  if (req.signal?.aborted) controller.abort();
   try {
     return await run(controller.signal);
   } catch (error) {

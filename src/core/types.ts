@@ -7,7 +7,7 @@ import type { z } from 'zod';
  * await client.orders.get(orderId, { timeoutMs: 5_000, signal: controller.signal });
  */
 export interface RequestOptions {
-  /** Cancels the request and any backoff sleep at once. */
+  /** Cancels the request and any backoff sleep at once. @default undefined (not cancellable) */
   signal?: AbortSignal;
   /** Per-attempt timeout in milliseconds. @default the client's `timeoutMs` (30 000) */
   timeoutMs?: number;
@@ -17,34 +17,55 @@ export interface RequestOptions {
   maxRetries?: number;
   /** The `Idempotency-Key` for order creation. @default a UUID generated once per call */
   idempotencyKey?: string;
-  /** Extra headers for this request. */
+  /** Extra headers for this request; they replace the client's headers of the same name. @default {} */
   headers?: Record<string, string>;
 }
 
 /**
- * How a request may be retried:
+ * How a request may be retried (name it in {@link RequestSpec} for a call through `client.request`):
  * - `safe`: reads and `void` (idempotent on the service): every retryable failure.
  * - `keyed`: order creation, which carries an `Idempotency-Key`: every retryable failure, same key.
  * - `unsafe`: payment and refund creation: only failures where the request provably was not
  *   processed (429, a connection never established); otherwise the error is marked outcome-unknown.
+ *
+ * @example
+ * const mode: RetryMode = method === 'GET' ? 'safe' : 'unsafe';
  */
 export type RetryMode = 'safe' | 'keyed' | 'unsafe';
 
-/** One API call as a resource describes it to the core. */
+/**
+ * One API call as a resource describes it to the core; `client.request(spec)` takes one for an
+ * endpoint the SDK does not cover yet.
+ *
+ * @example
+ * const Status = z.looseObject({ status: z.string() });
+ * const spec: RequestSpec<typeof Status> = {
+ *   method: 'GET',
+ *   path: `/pos/v1/orders/${encodeURIComponent(orderId)}`,
+ *   retry: 'safe',
+ *   response: Status,
+ * };
+ * const { status } = await client.request(spec);
+ */
 export interface RequestSpec<S extends z.ZodType = z.ZodType> {
   method: 'GET' | 'POST';
-  /** The path below the base URL, already encoded (built with the `path` tag). */
+  /** The path below the base URL, each parameter already encoded (`encodeURIComponent`). */
   path: string;
+  /** Query parameters; undefined values are left out. @default undefined (none) */
   query?: Record<string, string | number | boolean | undefined>;
-  /** A JSON body (already validated). */
+  /** A JSON body (already validated). @default undefined (no body) */
   body?: unknown;
   /** Whether to send the bearer token. Public endpoints pass false. @default true */
   auth?: boolean;
   retry: RetryMode;
   /** The lenient response schema. */
   response: S;
-  /** For `unsafe` calls: how the caller reconciles an unknown outcome (appended to the error). */
+  /**
+   * For `unsafe` calls: how the caller reconciles an unknown outcome (appended to the error).
+   * @default 'Read the resource to learn whether it took effect before trying again.'
+   */
   reconcile?: string;
+  /** The caller's per-call options. @default undefined (the client's settings) */
   options?: RequestOptions | undefined;
 }
 

@@ -51,7 +51,7 @@ export function redact(text: string): string {
 }
 
 /** Header names whose values are never kept or shown. */
-export const SECRET_HEADERS = new Set([
+const SECRET_HEADERS = new Set([
   'authorization',
   'proxy-authorization',
   'cookie',

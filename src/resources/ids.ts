@@ -1,5 +1,5 @@
 import { RequestValidationError } from '../core/errors.js';
-import { UUID_PATTERN } from '../schemas/common.js';
+import { UUID_MESSAGE, UUID_PATTERN } from '../schemas/common.js';
 
 /**
  * Checks path identifiers before a request is built: each must be a UUID, so nothing like `../`
@@ -15,7 +15,7 @@ export function checkIds(ids: Record<string, unknown>): void {
   if (bad.length > 0) {
     throw new RequestValidationError(
       'identifier',
-      bad.map((name) => ({ path: [name], message: 'must be a UUID (8-4-4-4-12 hexadecimal digits)' })),
+      bad.map((name) => ({ path: [name], message: UUID_MESSAGE })),
     );
   }
 }

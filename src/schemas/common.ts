@@ -18,7 +18,8 @@ export function openEnum<const T extends readonly [string, ...string[]]>(
 
 /** 8-4-4-4-12 hexadecimal digits: the form of every identifier of the service. */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const UUID_MESSAGE = 'must be a UUID (8-4-4-4-12 hexadecimal digits)';
+/** The message of a malformed identifier, in a body or in a path argument. */
+export const UUID_MESSAGE = 'must be a UUID (8-4-4-4-12 hexadecimal digits)';
 
 /**
  * A UUID as the service writes its identifiers (8-4-4-4-12 hexadecimal digits). Used for path
@@ -52,7 +53,7 @@ export const email = z.email({ error: 'must be an email address' });
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /** Whether a URL's host is a loopback address (127.0.0.0/8, ::1 or localhost). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
@@ -85,6 +86,12 @@ export const SCOPES = [
   'svc/pos:launch',
   'svc/webhooks:subscribe',
 ] as const;
+/**
+ * An OAuth scope: a known one (autocompleted) or any other name.
+ *
+ * @example
+ * const scopes: Scope[] = ['svc/payments:create', 'svc/payments:refund'];
+ */
 export type Scope = Open<(typeof SCOPES)[number]>;
 
 /** The scopes a client asks for when none are given: the minimum for charging. */
@@ -122,6 +129,12 @@ export const ERROR_CODES = [
   'internal_error',
   'service_unavailable',
 ] as const;
+/**
+ * The service's error code of an `APIError` (section 7), open for codes added later.
+ *
+ * @example
+ * if (err instanceof APIError && err.code === 'order_already_paid') return;
+ */
 export type ErrorCode = Open<(typeof ERROR_CODES)[number]>;
 
 /** The error envelope every error response carries. */

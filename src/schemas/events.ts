@@ -12,7 +12,19 @@ export const EVENT_KINDS = [
   'payment.reversal_settled',
   'payment.reversal_failed',
 ] as const;
+/**
+ * An event kind this SDK version knows.
+ *
+ * @example
+ * const handled: KnownEventKind[] = ['payment.approved', 'payment.refunded'];
+ */
 export type KnownEventKind = (typeof EVENT_KINDS)[number];
+/**
+ * The `event_kind` of a delivery: a known kind, or one added after this SDK version.
+ *
+ * @example
+ * const kind: EventKind = event.event_kind;
+ */
 export const EventKind = openEnum(EVENT_KINDS);
 export type EventKind = Open<KnownEventKind>;
 

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { pageLimit, pageOf, pageOffset, timestamp } from './common.js';
 
+/**
+ * A location's postal address; every field may be absent.
+ *
+ * @example
+ * const line = [address.line1, address.city, address.zip].filter(Boolean).join(', ');
+ */
 export const Address = z.looseObject({
   line1: z.string().optional(),
   city: z.string().optional(),
@@ -41,5 +47,11 @@ export const LocationListParams = z.strictObject({
 });
 export type LocationListParams = z.input<typeof LocationListParams>;
 
+/**
+ * One page of `GET /pos/v1/locations`.
+ *
+ * @example
+ * const page: LocationPage = await client.locations.list({ limit: 50 });
+ */
 export const LocationPage = pageOf(LocationSummary);
 export type LocationPage = z.infer<typeof LocationPage>;

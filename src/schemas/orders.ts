@@ -13,6 +13,12 @@ export const ORDER_STATUSES = [
   'refunded',
   'cancelled',
 ] as const;
+/**
+ * An order's status, open for values added later.
+ *
+ * @example
+ * const done = (status: OrderStatus) => status === 'paid' || status === 'refunded';
+ */
 export const OrderStatus = openEnum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 

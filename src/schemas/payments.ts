@@ -14,6 +14,12 @@ export const PAYMENT_STATUSES = [
   'cancelled',
   'expired',
 ] as const;
+/**
+ * A payment's status, open for values added later.
+ *
+ * @example
+ * const settledOrApproved = (status: PaymentStatus) => status === 'approved' || status === 'settled';
+ */
 export const PaymentStatus = openEnum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { openEnum, positiveCents, timestamp } from './common.js';
 
+/**
+ * The reasons a refund request accepts.
+ *
+ * @example
+ * const options = REFUND_REASONS.map((reason) => ({ value: reason, label: reason.replace('_', ' ') }));
+ */
 export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'other'] as const;
 /** Why a refund is issued (the request accepts only these). */
 export const RefundReason = z.enum(REFUND_REASONS, {
@@ -10,6 +16,12 @@ export type RefundReason = z.infer<typeof RefundReason>;
 
 /** Refund statuses (section 3.3); open for values added later. */
 export const REFUND_STATUSES = ['pending', 'approved', 'failed'] as const;
+/**
+ * A refund's status, open for values added later.
+ *
+ * @example
+ * const final = (status: RefundStatus) => status !== 'pending';
+ */
 export const RefundStatus = openEnum(REFUND_STATUSES);
 export type RefundStatus = z.infer<typeof RefundStatus>;
 

@@ -10,7 +10,7 @@ import { WebhookVerificationError } from '../core/errors.js';
 export type WebhookRawBody = string | Buffer | Uint8Array | ArrayBuffer;
 
 /** How to keep the raw body in each common framework: the one message every refusal carries. */
-export const RAW_BODY_HELP =
+const RAW_BODY_HELP =
   'Pass the raw request body (a Buffer, Uint8Array or string of the exact bytes received), read before any JSON parsing:\n' +
   "  - Express: app.post('/webhooks', express.raw({ type: 'application/json' }), handler), then req.body is a Buffer\n" +
   "  - Fastify: app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => done(null, body))\n" +

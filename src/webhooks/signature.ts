@@ -109,7 +109,7 @@ export function parseSignatureHeader(header: SignatureHeaderValue): Buffer {
  * Whether `expected` (32 bytes) is the HMAC of `body` under one of `secrets`. Every secret is tried
  * (no early exit) so the time taken does not reveal which one matched.
  */
-export function matchesAnySecret(body: Uint8Array, expected: Buffer, secrets: readonly string[]): boolean {
+function matchesAnySecret(body: Uint8Array, expected: Buffer, secrets: readonly string[]): boolean {
   let matched = false;
   for (const secret of secrets) {
     const actual = createHmac('sha256', secret).update(body).digest();
