@@ -5,6 +5,7 @@ import {
   PaymentResultTimeoutError,
   RateLimitError,
 } from './core/errors.js';
+import { RETRYABLE_STATUSES } from './core/retry.js';
 import type { RequestOptions } from './core/types.js';
 import { sleep } from './internal/sleep.js';
 import type { Payment } from './schemas/payments.js';
@@ -91,7 +92,7 @@ export function awaitRefundResult(
         paymentId,
         lastStatus,
         waitedMs,
-        what: `Refund ${refundId} of payment ${paymentId}`,
+        refundId,
       }),
   );
 }
@@ -135,5 +136,5 @@ async function pollUntilSettled<T extends { status: string }>(
 function isTransient(error: unknown): boolean {
   if (error instanceof APIUserAbortError) return false;
   if (error instanceof APIConnectionError) return true;
-  return error instanceof APIError && (error.status === 429 || error.status === 408 || error.status >= 500);
+  return error instanceof APIError && RETRYABLE_STATUSES.has(error.status);
 }

@@ -1,54 +1,9 @@
-import { redact, safeHeaders } from '../internal/redact.js';
+import { safeHeaders } from '../internal/redact.js';
 import type { ErrorCode } from '../schemas/common.js';
+import { PaymentsError } from './base-error.js';
 
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-/**
- * The base of every error the SDK throws. Catch it to catch them all.
- *
- * @example
- * try {
- *   await client.payments.create(orderId, { method: 'card', amount_cents: 1000 });
- * } catch (err) {
- *   if (err instanceof PaymentsError && err.outcomeUnknown) await reconcile(orderId);
- *   else throw err;
- * }
- */
-export class PaymentsError extends Error {
-  override name = 'PaymentsError';
-  /**
-   * True when the request may or may not have taken effect on the service (a payment or refund
-   * whose request was sent but whose answer was lost). Read the order before trying again.
-   */
-  outcomeUnknown = false;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(redact(message), options);
-  }
-
-  /** A plain object for logs: name, message and the error's own public fields; never a secret. */
-  toJSON(): Record<string, unknown> {
-    const out: Record<string, unknown> = { name: this.name, message: this.message };
-    for (const [key, value] of Object.entries(this)) {
-      if (key === 'cause' || typeof value === 'function') continue;
-      out[key] = value;
-    }
-    return out;
-  }
-
-  [INSPECT](): string {
-    return `${this.name}: ${this.message}${this.stack ? `\n${redact(this.stack.split('\n').slice(1).join('\n'))}` : ''}`;
-  }
-
-  /** A type guard that also works across realms and duplicated copies of the package. */
-  static is(value: unknown): value is PaymentsError {
-    if (value instanceof PaymentsError) return true;
-    // `instanceof Error` fails for an error from another realm (a vm context, a worker); the tag does not.
-    return (
-      Object.prototype.toString.call(value) === '[object Error]' && 'outcomeUnknown' in (value as object)
-    );
-  }
-}
+export { PaymentsError } from './base-error.js';
+export * from './local-errors.js';
 
 /**
  * The client's configuration is missing or invalid (no credentials, a non-https base URL, a negative
@@ -185,70 +140,6 @@ export class InvalidResponseError extends PaymentsError {
     super(message, options);
     this.status = init.status;
     this.requestId = init.requestId;
-  }
-}
-
-/** One rule a request broke, with where. */
-export interface ValidationIssue {
-  /** Where in the input, e.g. `['level3', 'line_items', 2, 'description']`. */
-  path: (string | number)[];
-  message: string;
-  /** The service's error code this corresponds to, when it has one (`level3_tax_mismatch`). */
-  code?: string;
-}
-
-/** The request broke a documented rule; nothing was sent. `issues` lists each rule with its path. */
-export class RequestValidationError extends PaymentsError {
-  override name = 'RequestValidationError';
-  readonly issues: ValidationIssue[];
-  constructor(what: string, issues: ValidationIssue[]) {
-    const lines = issues.map((i) => `  - ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
-    super(`Invalid ${what}; nothing was sent:\n${lines.join('\n')}`);
-    this.issues = issues;
-  }
-}
-
-/** Why a webhook failed verification. */
-export type WebhookVerificationReason =
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'signature_mismatch'
-  | 'body_not_raw'
-  | 'missing_secret'
-  | 'invalid_payload';
-
-/** A webhook delivery failed verification: answer 400 and do not act on it. */
-export class WebhookVerificationError extends PaymentsError {
-  override name = 'WebhookVerificationError';
-  readonly reason: WebhookVerificationReason;
-  constructor(reason: WebhookVerificationReason, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.reason = reason;
-  }
-}
-
-/** `awaitPaymentResult` reached its deadline with the payment still pending. */
-export class PaymentResultTimeoutError extends PaymentsError {
-  override name = 'PaymentResultTimeoutError';
-  readonly orderId: string;
-  readonly paymentId: string;
-  /** The status last read (normally `pending`). */
-  readonly lastStatus: string | undefined;
-  constructor(init: {
-    orderId: string;
-    paymentId: string;
-    lastStatus: string | undefined;
-    waitedMs: number;
-    what?: string;
-  }) {
-    const what = init.what ?? `Payment ${init.paymentId}`;
-    super(
-      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${Math.round(init.waitedMs / 1000)} s. ` +
-        'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).',
-    );
-    this.orderId = init.orderId;
-    this.paymentId = init.paymentId;
-    this.lastStatus = init.lastStatus;
   }
 }
 

@@ -140,7 +140,11 @@ export class HttpCore {
     if (raw) headers['content-type'] = 'application/x-www-form-urlencoded';
     else if (spec.body !== undefined) headers['content-type'] = 'application/json';
     // One key per call, so every attempt of an order creation is the same order to the service.
-    const key = spec.retry === 'keyed' ? (opts?.idempotencyKey ?? randomUUID()) : opts?.idempotencyKey;
+    // A key given as a header counts as the caller's key too.
+    const key =
+      opts?.idempotencyKey ??
+      headers['idempotency-key'] ??
+      (spec.retry === 'keyed' ? randomUUID() : undefined);
     if (key !== undefined) headers['idempotency-key'] = key;
     return headers;
   }

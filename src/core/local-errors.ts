@@ -1,0 +1,83 @@
+// Errors raised inside the process (no HTTP exchange): bad input, webhook verification, polling.
+import { PaymentsError } from './base-error.js';
+
+/** One rule a request broke, with where. */
+export interface ValidationIssue {
+  /** Where in the input, e.g. `['level3', 'line_items', 2, 'description']`. */
+  path: (string | number)[];
+  message: string;
+  /** The service's error code this corresponds to, when it has one (`level3_tax_mismatch`). */
+  code?: string;
+}
+
+/** The request broke a documented rule; nothing was sent. `issues` lists each rule with its path. */
+export class RequestValidationError extends PaymentsError {
+  override name = 'RequestValidationError';
+  readonly issues: ValidationIssue[];
+  constructor(what: string, issues: ValidationIssue[]) {
+    const lines = issues.map((i) => `  - ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
+    super(`Invalid ${what}; nothing was sent:\n${lines.join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+/** Why a webhook failed verification. */
+export type WebhookVerificationReason =
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'body_not_raw'
+  | 'missing_secret'
+  | 'invalid_payload';
+
+/** A webhook delivery failed verification: answer 400 and do not act on it. */
+export class WebhookVerificationError extends PaymentsError {
+  override name = 'WebhookVerificationError';
+  readonly reason: WebhookVerificationReason;
+  constructor(reason: WebhookVerificationReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+/**
+ * `awaitPaymentResult` (or `awaitRefundResult`) reached its deadline with the payment (refund) still
+ * pending.
+ *
+ * @example
+ * try {
+ *   await client.awaitPaymentResult(orderId, paymentId);
+ * } catch (err) {
+ *   if (err instanceof PaymentResultTimeoutError) console.warn(`still ${err.lastStatus}: ask support`);
+ * }
+ */
+export class PaymentResultTimeoutError extends PaymentsError {
+  override name = 'PaymentResultTimeoutError';
+  readonly orderId: string;
+  readonly paymentId: string;
+  /** Set when a refund was awaited. */
+  readonly refundId: string | undefined;
+  /** The status last read (normally `pending`). */
+  readonly lastStatus: string | undefined;
+  constructor(init: {
+    orderId: string;
+    paymentId: string;
+    refundId?: string;
+    lastStatus: string | undefined;
+    waitedMs: number;
+  }) {
+    const what = init.refundId
+      ? `Refund ${init.refundId} of payment ${init.paymentId}`
+      : `Payment ${init.paymentId}`;
+    const advice = init.refundId
+      ? 'The payment.refunded event signals completion; read the refund again later.'
+      : 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).';
+    super(
+      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${Math.round(init.waitedMs / 1000)} s. ${advice}`,
+    );
+    this.orderId = init.orderId;
+    this.paymentId = init.paymentId;
+    this.refundId = init.refundId;
+    this.lastStatus = init.lastStatus;
+  }
+}
