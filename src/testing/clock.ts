@@ -1,4 +1,9 @@
-/** Options of the mock's clock. */
+/**
+ * Options of the mock's clock.
+ *
+ * @example
+ * const mock = createMockService({ clock: { start: '2026-05-12T10:00:00Z' } });
+ */
 export interface MockClockOptions {
   /** Where the clock starts. @default the real time at creation */
   start?: Date | number | string;

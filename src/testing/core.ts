@@ -4,7 +4,12 @@ import type { InternalClock, MockClockOptions } from './clock.js';
 import type { Bucket } from './rate-limit.js';
 import type { MockState } from './state.js';
 
-/** Demo mode: the processor answers on its own, on real (unref'd) timers. */
+/**
+ * Demo mode: the processor answers on its own, on real (unref'd) timers.
+ *
+ * @example
+ * const mock = createMockService({ autoProcess: { approveAfterMs: 200, declineAmountsEndingIn: [13, 99] } });
+ */
 export interface AutoProcessOptions {
   /** Pending payments are approved (or declined) this long after creation. @default 1500 */
   approveAfterMs?: number;
@@ -16,7 +21,12 @@ export interface AutoProcessOptions {
   refundAfterMs?: number;
 }
 
-/** Options of {@link createMockService}. */
+/**
+ * Options of {@link createMockService}.
+ *
+ * @example
+ * const mock = createMockService({ tokenTtlSeconds: 60, rateLimits: false });
+ */
 export interface MockServiceOptions {
   /** Seed two partners, their clients and locations. @default true */
   seed?: boolean;

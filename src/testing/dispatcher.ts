@@ -1,6 +1,7 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import type { KnownEventKind } from '../schemas/events.js';
+import { webhookSignatureHeader } from '../webhooks/sign.js';
 import type { InternalClock } from './clock.js';
 import type { PaymentEvent } from './core.js';
 import { MockControlError } from './respond.js';
@@ -14,7 +15,13 @@ import type { MockState, WebhookEndpointRecord } from './state.js';
  */
 export const RETRY_SCHEDULE_MS = [0, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000] as const;
 
-/** The event envelope of spec 6.3. */
+/**
+ * The event envelope of spec 6.3.
+ *
+ * @example
+ * const [event] = mock.webhooks.events();
+ * expect(event?.event_kind).toBe('payment.approved');
+ */
 export interface EventEnvelope {
   v: 1;
   event_id: string;
@@ -24,7 +31,13 @@ export interface EventEnvelope {
   resource: Record<string, unknown>;
 }
 
-/** One try at delivering an event. */
+/**
+ * One try at delivering an event.
+ *
+ * @example
+ * const [attempt] = mock.webhooks.deliveries()[0]!.attempts;
+ * expect(attempt).toMatchObject({ status: 500, ok: false });
+ */
 export interface DeliveryAttempt {
   /** Mock-clock time of the attempt. */
   at: string;
@@ -34,7 +47,14 @@ export interface DeliveryAttempt {
   error?: string;
 }
 
-/** An event on its way to one endpoint. */
+/**
+ * An event on its way to one endpoint.
+ *
+ * @example
+ * await mock.webhooks.flush();
+ * const [delivery] = mock.webhooks.deliveries();
+ * expect(delivery?.status).toBe('delivered');
+ */
 export interface Delivery {
   deliveryId: string;
   endpointId: string;
@@ -49,11 +69,6 @@ export interface Delivery {
   nextAttemptAtMs: number | null;
   /** The dead-lettered delivery this one replays. */
   replayOf?: string;
-}
-
-/** The lowercase hex HMAC-SHA256 signature header value of spec 6.4. */
-export function signatureHeader(body: string, secret: string): string {
-  return `hmac-sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
 /** Delivers events to registered endpoints with the retry schedule on the mock clock. */
@@ -162,28 +177,7 @@ export class Dispatcher {
 
   private async attempt(d: Delivery, secret: string): Promise<void> {
     const startMs = this.clock.now();
-    const at = new Date(startMs).toISOString();
-    let result: DeliveryAttempt;
-    try {
-      const response = await request(d.url, {
-        method: 'POST',
-        body: d.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'partner-payments-mock',
-          'x-service-signature': signatureHeader(d.body, secret),
-          'x-service-event-id': d.eventId,
-        },
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-      await response.body.dump();
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
-      result = { at, status: response.statusCode, ok };
-    } catch (error) {
-      result = { at, status: null, ok: false, error: error instanceof Error ? error.name : 'Error' };
-    }
+    const result = await this.send(d, secret, new Date(startMs).toISOString());
     d.attempts.push(result);
     if (result.ok) {
       d.status = 'delivered';
@@ -195,4 +189,36 @@ export class Dispatcher {
       d.nextAttemptAtMs = startMs + RETRY_SCHEDULE_MS[d.attempts.length]!;
     }
   }
+
+  private async send(d: Delivery, secret: string, at: string): Promise<DeliveryAttempt> {
+    // The mock only calls this machine: an endpoint registered with a partner's real https URL must
+    // not receive test events. The attempt fails and the retry schedule runs as for a dead receiver.
+    if (!isLoopbackUrl(d.url)) return { at, status: null, ok: false, error: 'NotLoopback' };
+    try {
+      const response = await request(d.url, {
+        method: 'POST',
+        body: d.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'partner-payments-mock',
+          'x-service-signature': webhookSignatureHeader(d.body, secret),
+          'x-service-event-id': d.eventId,
+        },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      await response.body.dump();
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { at, status: response.statusCode, ok };
+    } catch (error) {
+      return { at, status: null, ok: false, error: error instanceof Error ? error.name : 'Error' };
+    }
+  }
+}
+
+/** Whether a delivery URL points at this machine (127.0.0.0/8, ::1, localhost). */
+function isLoopbackUrl(url: string): boolean {
+  const host = URL.canParse(url) ? new URL(url).hostname : '';
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

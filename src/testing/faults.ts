@@ -1,4 +1,9 @@
-/** A fault to inject into the next matching request(s), for testing a client's error handling. */
+/**
+ * A fault to inject into the next matching request(s), for testing a client's error handling.
+ *
+ * @example
+ * mock.failNext({ method: 'POST', path: '/pos/v1/orders', status: 503, retryAfter: 1, times: 2 });
+ */
 export interface FaultSpec {
   /** Only requests with this method (any case). @default any */
   method?: string;

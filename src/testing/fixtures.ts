@@ -1,7 +1,12 @@
 import { SCOPES } from '../schemas/common.js';
 import type { ClientRecord, LocationRecord, MockState, RateTier } from './state.js';
 
-/** A machine client as the fixtures describe it. */
+/**
+ * A machine client as the fixtures describe it.
+ *
+ * @example
+ * const { clientId, clientSecret } = mock.fixtures.lowTierClient;
+ */
 export interface FixtureClient {
   clientId: string;
   clientSecret: string;
@@ -9,7 +14,13 @@ export interface FixtureClient {
   tier: RateTier;
 }
 
-/** One seeded partner. */
+/**
+ * One seeded partner.
+ *
+ * @example
+ * const { partnerId, locations } = mock.fixtures.partners[0]!;
+ * await client.orders.create({ location_id: locations.payments, total_cents: 1000 });
+ */
 export interface FixturePartner {
   partnerId: string;
   organizationId: string;
@@ -18,7 +29,7 @@ export interface FixturePartner {
   locations: {
     /** Active, with the `payments` feature: orders and payments work here. */
     payments: string;
-    /** Active, without the `payments` feature: payments are refused with 422 `validation_error`. */
+    /** Active, without the `payments` feature: orders and payments are refused with 422 `validation_error`. */
     noPayments: string;
     /** Inactive: orders and payments are refused with 422 `validation_error`. */
     inactive: string;
@@ -27,7 +38,12 @@ export interface FixturePartner {
   };
 }
 
-/** The seeded data of a mock. */
+/**
+ * The seeded data of a mock.
+ *
+ * @example
+ * const other = mock.fixtures.partners[1]!; // a second partner, for scope-isolation tests
+ */
 export interface MockFixtures {
   partners: FixturePartner[];
   /** A client of the first partner that is revoked: minting answers 401 `client_revoked`. */
@@ -80,7 +96,8 @@ export function makeLocation(
   };
 }
 
-function addClient(
+/** Stores a machine client in the mock's state; returns it as the fixtures describe it. */
+export function storeClient(
   state: MockState,
   partnerId: string,
   client: FixtureClient,
@@ -102,7 +119,7 @@ function seedPartner(
   const organizationId = seedUuid(group, 0xb000);
   state.partners.add(partnerId);
   const letter = String.fromCharCode(97 + index);
-  const main = addClient(state, partnerId, {
+  const main = storeClient(state, partnerId, {
     clientId: `mock-partner-${letter}-all`,
     clientSecret: `mock-secret-${letter}-all-scopes`,
     scopes: ALL_SCOPES,
@@ -141,19 +158,19 @@ function seedPartner(
 export function seedFixtures(state: MockState, createdAt: string): MockFixtures {
   const a = seedPartner(state, 0, 57, createdAt);
   const b = seedPartner(state, 1, 2, createdAt);
-  const lowTierClient = addClient(state, a.partnerId, {
+  const lowTierClient = storeClient(state, a.partnerId, {
     clientId: 'mock-partner-a-low',
     clientSecret: 'mock-secret-a-low-tier',
     scopes: ALL_SCOPES,
     tier: 'low',
   });
-  const chargeOnlyClient = addClient(state, a.partnerId, {
+  const chargeOnlyClient = storeClient(state, a.partnerId, {
     clientId: 'mock-partner-a-charge',
     clientSecret: 'mock-secret-a-charge-only',
     scopes: CHARGE_SCOPES,
     tier: 'standard',
   });
-  const revokedClient = addClient(
+  const revokedClient = storeClient(
     state,
     a.partnerId,
     {

@@ -1,8 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
+import { redact } from '../internal/redact.js';
 
-/** A running loopback HTTP server. */
+/**
+ * A running loopback HTTP server.
+ *
+ * @example
+ * const server = await serveHandlers(handlers);
+ * afterAll(() => server.close());
+ */
 export interface LoopbackServer {
   /** `http://127.0.0.1:<port>`, without a trailing slash. */
   readonly url: string;
@@ -11,7 +18,12 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-/** Options of {@link serveHandlers}. */
+/**
+ * Options of {@link serveHandlers}.
+ *
+ * @example
+ * const server = await serveHandlers(handlers, { port: 4010, host: '::1' });
+ */
 export interface ServeOptions {
   /** @default 0 (a free port) */
   port?: number;
@@ -37,9 +49,15 @@ export async function serveHandlers(
   const current = typeof handlers === 'function' ? handlers : () => handlers;
   const server: Server = createServer((req, res) => {
     handle(req, res, host, current).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      // msw's path matching throws a URIError on a malformed percent-escape: the caller's mistake.
+      const malformed = error instanceof URIError;
+      if (!res.headersSent) res.writeHead(malformed ? 400 : 500, { 'content-type': 'application/json' });
       res.end(
-        JSON.stringify({ error: 'internal_error', message: String(error), request_id: 'mock-adapter' }),
+        JSON.stringify({
+          error: malformed ? 'invalid_request' : 'internal_error',
+          message: redact(String(error)),
+          request_id: 'mock-adapter',
+        }),
       );
     });
   });
@@ -92,7 +110,8 @@ async function handle(
     res.end(
       JSON.stringify({
         error: 'not_implemented',
-        message: `No handler for ${req.method} ${req.url}`,
+        // The URL may carry a checkout or launch token in its query.
+        message: redact(`No handler for ${req.method} ${req.url}`),
         request_id: 'mock-adapter',
       }),
     );

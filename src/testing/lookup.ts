@@ -1,13 +1,33 @@
 import { uuid } from '../schemas/common.js';
 import type { Caller } from './auth.js';
 import { fail, MockApiError } from './respond.js';
-import type { MockState, OrderRecord, PaymentRecord } from './state.js';
+import type { LocationRecord, MockState, OrderRecord, PaymentRecord } from './state.js';
 
-/** The caller's order, or 404 `order_not_found` (also for another partner's order: no leak). */
+/** A record of the partner by path id, or 404 `code` (also for another partner's record: no leak). */
+function ownRecord<T extends { partner_id: string }>(
+  records: ReadonlyMap<string, T>,
+  id: string | undefined,
+  partnerId: string,
+  code: string,
+  what: string,
+): T {
+  const record = uuid.safeParse(id).success ? records.get(id!) : undefined;
+  if (!record || record.partner_id !== partnerId) throw fail.notFound(code, what);
+  return record;
+}
+
+/** The caller's order, or 404 `order_not_found`. */
 export function findOrder(state: MockState, caller: Caller, orderId: string | undefined): OrderRecord {
-  const order = uuid.safeParse(orderId).success ? state.orders.get(orderId!) : undefined;
-  if (!order || order.partner_id !== caller.partnerId) throw fail.notFound('order_not_found', 'Order');
-  return order;
+  return ownRecord(state.orders, orderId, caller.partnerId, 'order_not_found', 'Order');
+}
+
+/** The caller's location by path id (4.9), or 404 `location_not_found`. */
+export function findLocation(
+  state: MockState,
+  caller: Caller,
+  locationId: string | undefined,
+): LocationRecord {
+  return ownRecord(state.locations, locationId, caller.partnerId, 'location_not_found', 'Location');
 }
 
 /** A payment of the order, or 404 `payment_not_found`. */

@@ -39,10 +39,7 @@ export function deriveOrderStatus(totalCents: number, payments: readonly Payment
   if (paid > 0) return 'partially_paid';
   if (attempts.length === 0) return 'open';
   const closed = attempts.map((p) => CLOSED_TO_ORDER[p.status]);
-  if (closed.every((s) => s !== undefined)) {
-    const first = closed[0]!;
-    // Mixed endings (one voided, one refunded) report the latest attempt's.
-    return closed.every((s) => s === first) ? first : closed[closed.length - 1]!;
-  }
+  // Mixed endings (one voided, one refunded) report the latest attempt's.
+  if (closed.every((s) => s !== undefined)) return closed[closed.length - 1]!;
   return 'open';
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { redact } from '../internal/redact.js';
 import { type AuthRequirement, authenticate, type Caller } from './auth.js';
 import type { MockCore } from './core.js';
 import { defaultErrorCode, type FaultQueue } from './faults.js';
@@ -42,10 +43,19 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
     const g = got[i]!;
     if (w.startsWith(':')) {
       if (!g) return null;
-      params[w.slice(1)] = decodeURIComponent(g);
+      params[w.slice(1)] = decodeSegment(g);
     } else if (w !== g) return null;
   }
   return params;
+}
+
+/** A malformed escape (`%E0%A4%A`) is the caller's mistake: 400, not a 500 from a URIError. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new MockApiError(400, 'invalid_request', 'The path has a malformed percent-escape');
+  }
 }
 
 const SHAPE_ISSUES = new Set(['invalid_type', 'unrecognized_keys', 'invalid_union']);
@@ -121,8 +131,12 @@ export function createDispatch(
       const candidates = routes.filter((r) => matchPath(r.pattern, url.pathname));
       const route = candidates.find((r) => r.method === request.method);
       if (!route) {
-        if (candidates.length > 0)
-          throw new MockApiError(405, 'method_not_allowed', `${request.method} is not allowed here`);
+        if (candidates.length > 0) {
+          const allow = candidates.map((r) => r.method).join(', ');
+          throw new MockApiError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
+            allow,
+          });
+        }
         throw new MockApiError(404, 'not_found', `The mock serves no ${request.method} ${url.pathname}`);
       }
       const bytes = new Uint8Array(await request.arrayBuffer());
@@ -175,7 +189,8 @@ export function createDispatch(
       return await route.handle(ctx);
     } catch (error) {
       if (error instanceof MockApiError) return errorResponse(error, requestId);
-      const detail = error instanceof Error ? error.message : String(error);
+      // redact: an unexpected error may quote a request URL or body that carries a token.
+      const detail = redact(error instanceof Error ? error.message : String(error));
       return json(
         500,
         {

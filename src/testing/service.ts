@@ -8,7 +8,13 @@ import { createClock, type MockClock } from './clock.js';
 import { type MockCore, type MockServiceOptions, resolveOptions } from './core.js';
 import { type Delivery, Dispatcher, type EventEnvelope } from './dispatcher.js';
 import { FaultQueue, type FaultSpec } from './faults.js';
-import { type FixtureClient, type MockFixtures, makeLocation, seedFixtures } from './fixtures.js';
+import {
+  type FixtureClient,
+  type MockFixtures,
+  makeLocation,
+  seedFixtures,
+  storeClient,
+} from './fixtures.js';
 import { type LoopbackServer, serveHandlers } from './http-server.js';
 import { createProcessor, expireDuePayments, type MockProcessor } from './processor.js';
 import { MockControlError } from './respond.js';
@@ -17,7 +23,14 @@ import { buildRoutes } from './routes/index.js';
 import { MockState, type RateTier } from './state.js';
 import { registerControl } from './webhook-control.js';
 
-/** The mock's webhook side: control-side registration, deliveries, dead letters, replay. */
+/**
+ * The mock's webhook side: control-side registration, deliveries, dead letters, replay.
+ *
+ * @example
+ * const { signing_secret } = mock.webhooks.register({ partnerId, url: 'http://127.0.0.1:8123/hooks' });
+ * mock.processor.approve(paymentId);
+ * await mock.webhooks.flush();
+ */
 export interface MockWebhooks {
   /** Registers an endpoint for a partner; `http://` is allowed for loopback receivers. Returns it with its secret. */
   register(input: { partnerId: string; url: string; eventKinds?: KnownEventKind[] }): {
@@ -38,7 +51,13 @@ export interface MockWebhooks {
   events(): EventEnvelope[];
 }
 
-/** A mock listening on loopback. */
+/**
+ * A mock listening on loopback.
+ *
+ * @example
+ * const server = await mock.listen();
+ * const client = new PaymentsClient({ ...mock.credentials, baseUrl: server.baseUrl, authUrl: server.authUrl });
+ */
 export interface MockServer extends LoopbackServer {
   /** The API root to give a client as `baseUrl`. */
   baseUrl: string;
@@ -46,7 +65,14 @@ export interface MockServer extends LoopbackServer {
   authUrl: string;
 }
 
-/** The mock of the Partner Payments Service: see docs/testing.md. */
+/**
+ * The mock of the Partner Payments Service: see docs/testing.md.
+ *
+ * @example
+ * const mock: MockService = createMockService();
+ * mock.processor.approve(paymentId);
+ * mock.clock.advance(60_000);
+ */
 export interface MockService {
   /** msw handlers answering `*\/oauth2/token`, `*\/pos/v1/*` and `*\/admin/v1/*` on any origin. */
   readonly handlers: RequestHandler[];
@@ -169,16 +195,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       state.partners.add(partnerId);
       return ids;
     },
-    addClient({ partnerId, scopes = [...SCOPES], tier = 'standard' }) {
-      const client = {
+    addClient: ({ partnerId, scopes = [...SCOPES], tier = 'standard' }) =>
+      storeClient(state, partnerId, {
         clientId: `mock-client-${randomUUID()}`,
         clientSecret: `mock-secret-${randomUUID()}`,
         scopes,
         tier,
-      };
-      state.clients.set(client.clientId, { ...client, scopes: [...scopes], partnerId, revoked: false });
-      return client;
-    },
+      }),
     revokeClient(clientId) {
       const client = state.clients.get(clientId);
       if (!client) throw new MockControlError(`no client ${clientId} in the mock`);

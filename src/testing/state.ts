@@ -1,6 +1,11 @@
 import type { KnownEventKind } from '../schemas/events.js';
 
-/** A rate tier of a machine client (spec section 8). */
+/**
+ * A rate tier of a machine client (spec section 8).
+ *
+ * @example
+ * const client = mock.addClient({ partnerId, tier: 'low' satisfies RateTier });
+ */
 export type RateTier = 'low' | 'standard' | 'high' | 'enterprise';
 
 export interface ClientRecord {

@@ -216,8 +216,14 @@ describe('unknown paths never pass through', () => {
     ['GET', '/pos/v1/nothing-here', 404, 'not_found'],
     ['DELETE', '/pos/v1/locations', 405, 'method_not_allowed'],
     ['GET', '/admin/v1/partners', 404, 'not_found'],
+    ['GET', '/pos/v1/orders/%E0%A4%A', 400, 'invalid_request'],
   ])('%s %s -> %i JSON', async (method, path, status, code) => {
     const answer = await h.call(method, path);
     expect([answer.status, answer.body.error]).toEqual([status, code]);
+  });
+
+  it('a 405 names the allowed methods in Allow', async () => {
+    const answer = await h.call('PUT', '/pos/v1/public/hosted-checkout');
+    expect([answer.status, answer.headers.get('allow')]).toEqual([405, 'GET, POST']);
   });
 });

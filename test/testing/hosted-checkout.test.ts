@@ -89,6 +89,18 @@ describe('4.11 hosted payment page', () => {
     expect(eventKinds(h)).toEqual([]);
   });
 
+  it('refuses (409) while an API payment covers the order, and takes no 0-cent payment', async () => {
+    const { orderId, token } = await checkout();
+    await h.call('POST', `/pos/v1/orders/${orderId}/payments`, {
+      body: { method: 'card', amount_cents: 2_500 },
+    });
+    const answer = await submit(token, { card_number: TEST_CARDS.approve, action: 'pay' });
+    expect(answer.status).toBe(409);
+    const order = await h.call('GET', `/pos/v1/orders/${orderId}`);
+    expect(order.body.payments.map((p: { amount_cents: number }) => p.amount_cents)).toEqual([2_500]);
+    expect(eventKinds(h)).toEqual([]);
+  });
+
   it('cancel redirects 303 to cancel_url', async () => {
     const { token } = await checkout();
     const answer = await submit(token, { action: 'cancel' });

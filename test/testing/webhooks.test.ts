@@ -93,6 +93,17 @@ describe('webhook deliveries (spec section 6)', () => {
     expect(h.mock.webhooks.deadLetters()).toHaveLength(0);
   });
 
+  it('never sends to a receiver off loopback: the attempt fails with NotLoopback', async () => {
+    h.mock.webhooks.register({ partnerId: h.a().partnerId, url: 'https://partner.example.com/hooks' });
+    h.mock.processor.approve((await newPayment(h)).paymentId);
+    await h.mock.webhooks.flush();
+    const [delivery] = h.mock.webhooks.deliveries();
+    expect(delivery!.attempts).toEqual([
+      expect.objectContaining({ ok: false, status: null, error: 'NotLoopback' }),
+    ]);
+    expect(delivery!.nextAttemptAtMs).toBe(h.mock.clock.now() + 60_000);
+  });
+
   it('a reply slower than webhookTimeoutMs fails the attempt and is retried', async () => {
     receiver.control.delayMs = 1_000;
     register();

@@ -17,6 +17,10 @@ async function openCheckout(core: MockCore, ctx: RouteContext, token: string): P
     ok: false as const,
     response: html(410, noticePage('Link no longer valid', text), ctx.requestId),
   });
+  const invalid = {
+    ok: false as const,
+    response: html(400, noticePage('Invalid link', 'This payment link is not valid.'), ctx.requestId),
+  };
   let claims: Record<string, unknown>;
   try {
     claims = await core.authority.verify(token, core.clock.now());
@@ -24,18 +28,10 @@ async function openCheckout(core: MockCore, ctx: RouteContext, token: string): P
     if (error instanceof MockApiError && error.code === 'token_expired') {
       return gone('This payment link has expired. Ask the merchant for a new one.');
     }
-    return {
-      ok: false,
-      response: html(400, noticePage('Invalid link', 'This payment link is not valid.'), ctx.requestId),
-    };
+    return invalid;
   }
   const order = typeof claims.order_id === 'string' ? core.state.orders.get(claims.order_id) : undefined;
-  if (claims.typ !== 'hosted_checkout' || !order) {
-    return {
-      ok: false,
-      response: html(400, noticePage('Invalid link', 'This payment link is not valid.'), ctx.requestId),
-    };
-  }
+  if (claims.typ !== 'hosted_checkout' || !order) return invalid;
   if (order.checkoutUsed || deriveOrderStatus(order.total_cents, core.state.paymentsOf(order)) === 'paid') {
     return gone('This payment link was already used.');
   }
@@ -89,6 +85,9 @@ export function hostedCheckoutRoutes(core: MockCore, processor: MockProcessor): 
         let paymentId: string;
         try {
           const amount = remainingCents(order.total_cents, core.state.paymentsOf(order));
+          // A payment made through the API may already cover the rest: never take a 0-cent card payment.
+          if (amount <= 0)
+            throw new MockApiError(409, 'order_not_open', 'A payment for this order is in progress');
           paymentId = createPayment(core, order, amount, order.level3).payment_id;
         } catch (error) {
           if (!(error instanceof MockApiError)) throw error;

@@ -1,7 +1,7 @@
-import { uuid } from '../../schemas/common.js';
 import { LocationListParams } from '../../schemas/locations.js';
 import type { MockCore } from '../core.js';
-import { fail, json } from '../respond.js';
+import { findLocation } from '../lookup.js';
+import { json } from '../respond.js';
 import { issuesToError, type Route } from '../router.js';
 import { locationSummary, locationView } from '../views.js';
 
@@ -48,11 +48,7 @@ export function locationRoutes(core: MockCore): Route[] {
       pattern: '/pos/v1/locations/:locationId',
       auth: { scope: 'svc/locations:read' },
       handle(ctx) {
-        const id = ctx.params.locationId;
-        const location = uuid.safeParse(id).success ? core.state.locations.get(id!) : undefined;
-        if (!location || location.partner_id !== ctx.caller.partnerId) {
-          throw fail.notFound('location_not_found', 'Location');
-        }
+        const location = findLocation(core.state, ctx.caller, ctx.params.locationId);
         return json(200, locationView(location), ctx.requestId);
       },
     },
