@@ -3,7 +3,13 @@ import type { RequestOptions } from './core/types.js';
 import { uuid } from './schemas/common.js';
 import type { Order } from './schemas/orders.js';
 
-/** What a browser's return from the hosted checkout page really means, read from the API. */
+/**
+ * What a browser's return from the hosted checkout page really means, read from the API.
+ *
+ * @example
+ * const { paid, order }: HostedCheckoutReturn = await confirmHostedCheckoutReturn(client, req.originalUrl);
+ * if (paid) await fulfil(order.order_id);
+ */
 export interface HostedCheckoutReturn {
   orderId: string;
   /** The status the return URL claimed (`paid`), which proves nothing on its own. */
@@ -14,7 +20,13 @@ export interface HostedCheckoutReturn {
   order: Order;
 }
 
-/** Options of {@link confirmHostedCheckoutReturn}. */
+/**
+ * Options of {@link confirmHostedCheckoutReturn}.
+ *
+ * @example
+ * const options: ConfirmReturnOptions = { expectedOrderId: req.session.orderId, timeoutMs: 5_000 };
+ * const result = await confirmHostedCheckoutReturn(client, req.originalUrl, options);
+ */
 export interface ConfirmReturnOptions extends RequestOptions {
   /**
    * The order id you stored for this customer's session. The return URL comes from the browser, so

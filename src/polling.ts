@@ -11,7 +11,12 @@ import { sleep } from './internal/sleep.js';
 import type { Payment } from './schemas/payments.js';
 import type { Refund } from './schemas/refunds.js';
 
-/** One poll, as reported to `onPoll`. */
+/**
+ * One poll, as reported to `onPoll`.
+ *
+ * @example
+ * const onPoll = (p: PollProgress) => log.debug(`poll ${p.attempt}: ${p.status} after ${p.elapsedMs}ms`);
+ */
 export interface PollProgress {
   /** 1 for the first read. */
   attempt: number;
@@ -23,7 +28,13 @@ export interface PollProgress {
   nextPollInMs: number;
 }
 
-/** Options of {@link awaitPaymentResult} and {@link awaitRefundResult}. */
+/**
+ * Options of {@link awaitPaymentResult} and {@link awaitRefundResult}.
+ *
+ * @example
+ * const options: AwaitResultOptions = { intervalMs: 2_000, timeoutMs: 90_000, signal: AbortSignal.timeout(120_000) };
+ * const payment = await awaitPaymentResult(client, orderId, paymentId, options);
+ */
 export interface AwaitResultOptions {
   /** Time between reads. The service recommends 3 s. @default 3000 */
   intervalMs?: number;
@@ -35,7 +46,13 @@ export interface AwaitResultOptions {
   onPoll?: (progress: PollProgress) => void;
 }
 
-/** What the polling helpers need from a client. */
+/**
+ * What the polling helpers need from a client.
+ *
+ * @example
+ * const pollable: PollingClient = new PaymentsClient(); // a PaymentsClient is one; so is a test double
+ * await awaitRefundResult(pollable, orderId, paymentId, refundId);
+ */
 export interface PollingClient {
   payments: { get(orderId: string, paymentId: string, opts?: RequestOptions): Promise<Payment> };
   refunds: {

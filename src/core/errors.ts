@@ -26,7 +26,12 @@ export class ConfigurationError extends PaymentsError {
   }
 }
 
-/** Fields of an {@link APIError}. */
+/**
+ * Fields of an {@link APIError}.
+ *
+ * @example
+ * const init: APIErrorInit = { status: 404, code: 'order_not_found', message: 'No such order', requestId: undefined, headers: {} };
+ */
 export interface APIErrorInit {
   status: number;
   code: ErrorCode | undefined;
@@ -37,7 +42,12 @@ export interface APIErrorInit {
   retryAfterMs?: number | undefined;
 }
 
-/** An error response of the service: a status and, in the body, a code from the spec's error table. */
+/**
+ * An error response of the service: a status and, in the body, a code from the spec's error table.
+ *
+ * @example
+ * if (err instanceof APIError) console.error(err.status, err.code, `request_id ${err.requestId}`);
+ */
 export class APIError extends PaymentsError {
   override name = 'APIError';
   /** The HTTP status. */
@@ -62,48 +72,103 @@ export class APIError extends PaymentsError {
   }
 }
 
-/** 400: the request was malformed or broke a rule (`invalid_request`, `level3_tax_mismatch`, ...). */
+/**
+ * 400: the request was malformed or broke a rule (`invalid_request`, `level3_tax_mismatch`, ...).
+ *
+ * @example
+ * if (err instanceof BadRequestError && err.code === 'level3_tax_mismatch') fixLevel3(order);
+ */
 export class BadRequestError extends APIError {
   override name = 'BadRequestError';
 }
-/** 401: the token is missing, invalid or expired, or the client was revoked. */
+/**
+ * 401: the token is missing, invalid or expired, or the client was revoked.
+ *
+ * @example
+ * if (err instanceof AuthenticationError && err.code === 'client_revoked') alertOps(err.requestId);
+ */
 export class AuthenticationError extends APIError {
   override name = 'AuthenticationError';
 }
-/** 403: the token lacks a scope, or the resource is outside the partner's scope. */
+/**
+ * 403: the token lacks a scope, or the resource is outside the partner's scope.
+ *
+ * @example
+ * if (err instanceof PermissionDeniedError) console.error(`missing scope? ${err.code}`);
+ */
 export class PermissionDeniedError extends APIError {
   override name = 'PermissionDeniedError';
 }
-/** 404: the order, payment, location or document does not exist (in the partner's scope). */
+/**
+ * 404: the order, payment, location or document does not exist (in the partner's scope).
+ *
+ * @example
+ * if (err instanceof NotFoundError && err.code === 'order_not_found') return null;
+ */
 export class NotFoundError extends APIError {
   override name = 'NotFoundError';
 }
-/** 409: the state forbids it (`order_already_paid`, `payment_already_settled`, `idempotency_conflict`, ...). */
+/**
+ * 409: the state forbids it (`order_already_paid`, `payment_already_settled`, `idempotency_conflict`, ...).
+ *
+ * @example
+ * if (err instanceof ConflictError && err.code === 'order_already_paid') return client.orders.get(orderId);
+ */
 export class ConflictError extends APIError {
   override name = 'ConflictError';
 }
-/** 410: a single-use resource was already used (a hosted checkout URL visited after payment). */
+/**
+ * 410: a single-use resource was already used (a hosted checkout URL visited after payment).
+ *
+ * @example
+ * if (err instanceof GoneError) return client.orders.get(orderId); // already paid: read the outcome
+ */
 export class GoneError extends APIError {
   override name = 'GoneError';
 }
-/** 413: the body is over the service's size limit. */
+/**
+ * 413: the body is over the service's size limit.
+ *
+ * @example
+ * if (err instanceof PayloadTooLargeError) console.error('send fewer Level 3 line items');
+ */
 export class PayloadTooLargeError extends APIError {
   override name = 'PayloadTooLargeError';
 }
-/** 422: valid JSON that breaks a business rule (`validation_error`). */
+/**
+ * 422: valid JSON that breaks a business rule (`validation_error`).
+ *
+ * @example
+ * if (err instanceof UnprocessableEntityError) console.error(err.message, err.requestId);
+ */
 export class UnprocessableEntityError extends APIError {
   override name = 'UnprocessableEntityError';
 }
-/** 429: the client's rate limit was exceeded; `retryAfterMs` says how long to wait. */
+/**
+ * 429: the client's rate limit was exceeded; `retryAfterMs` says how long to wait.
+ *
+ * @example
+ * if (err instanceof RateLimitError) await sleep(err.retryAfterMs ?? 1_000);
+ */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
 }
-/** 5xx: the service or its processor failed. */
+/**
+ * 5xx: the service or its processor failed.
+ *
+ * @example
+ * if (err instanceof InternalServerError) console.error(`${err.status}: quote ${err.requestId}`);
+ */
 export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
 
-/** The connection failed: nothing, or not all, of a response arrived. */
+/**
+ * The connection failed: nothing, or not all, of a response arrived.
+ *
+ * @example
+ * if (err instanceof APIConnectionError && err.outcomeUnknown) await client.orders.get(orderId);
+ */
 export class APIConnectionError extends PaymentsError {
   override name = 'APIConnectionError';
   constructor(message = 'Connection error.', options?: { cause?: unknown }) {
@@ -111,7 +176,12 @@ export class APIConnectionError extends PaymentsError {
   }
 }
 
-/** No response arrived within the per-attempt timeout or the total deadline. */
+/**
+ * No response arrived within the per-attempt timeout or the total deadline.
+ *
+ * @example
+ * if (err instanceof APIConnectionTimeoutError) console.warn('no answer in time; read the order before retrying');
+ */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
   constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
@@ -119,7 +189,15 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   }
 }
 
-/** The caller's `AbortSignal` fired. */
+/**
+ * The caller's `AbortSignal` fired.
+ *
+ * @example
+ * const order = await client.orders.get(orderId, { signal: AbortSignal.timeout(2_000) }).catch((err) => {
+ *   if (err instanceof APIUserAbortError) return undefined; // we gave up; nothing to report
+ *   throw err;
+ * });
+ */
 export class APIUserAbortError extends PaymentsError {
   override name = 'APIUserAbortError';
   constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
@@ -127,7 +205,12 @@ export class APIUserAbortError extends PaymentsError {
   }
 }
 
-/** A 2xx response whose body is not the JSON the endpoint documents (truncated, malformed, wrong shape). */
+/**
+ * A 2xx response whose body is not the JSON the endpoint documents (truncated, malformed, wrong shape).
+ *
+ * @example
+ * if (err instanceof InvalidResponseError) console.error(err.status, err.requestId, err.message);
+ */
 export class InvalidResponseError extends PaymentsError {
   override name = 'InvalidResponseError';
   readonly status: number;
@@ -158,6 +241,10 @@ const BY_STATUS: Record<number, typeof APIError> = {
 /**
  * The one factory from an error response to its class. `body` is whatever arrived: the service's
  * `{error, message, request_id}` envelope, another JSON value, or text (an HTML page from a proxy).
+ *
+ * @example
+ * const err = makeAPIError(409, { error: 'order_already_paid', message: 'Paid', request_id: 'req_1' }, {});
+ * err instanceof ConflictError; // true
  */
 export function makeAPIError(
   status: number,

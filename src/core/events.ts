@@ -3,7 +3,12 @@
  * path, status, attempt, timing, request id) and never a secret: no token, no header, no query string.
  */
 
-/** An attempt is about to be sent. `attempt` is 1 for the first try. */
+/**
+ * An attempt is about to be sent. `attempt` is 1 for the first try.
+ *
+ * @example
+ * client.on('request', (e: RequestEvent) => log.debug(`${e.method} ${e.path} (attempt ${e.attempt})`));
+ */
 export interface RequestEvent {
   method: string;
   /** The path without its query string (a query value may be a credential). */
@@ -11,7 +16,12 @@ export interface RequestEvent {
   attempt: number;
 }
 
-/** An HTTP response arrived (any status). */
+/**
+ * An HTTP response arrived (any status).
+ *
+ * @example
+ * client.on('response', (e: ResponseEvent) => metrics.timing('payments.http', e.durationMs, { status: e.status }));
+ */
 export interface ResponseEvent {
   method: string;
   path: string;
@@ -23,10 +33,20 @@ export interface ResponseEvent {
   requestId: string | undefined;
 }
 
-/** Why an attempt is retried. */
+/**
+ * Why an attempt is retried.
+ *
+ * @example
+ * const transient: RetryReason[] = ['connection', 'timeout'];
+ */
 export type RetryReason = 'status' | 'connection' | 'timeout';
 
-/** An attempt failed and another will follow after `delayMs`. */
+/**
+ * An attempt failed and another will follow after `delayMs`.
+ *
+ * @example
+ * client.on('retry', (e: RetryEvent) => log.warn(`retry #${e.attempt} in ${e.delayMs}ms (${e.reason} ${e.status ?? ''})`));
+ */
 export interface RetryEvent {
   method: string;
   path: string;
@@ -38,7 +58,12 @@ export interface RetryEvent {
   status?: number;
 }
 
-/** The access token changed: a new one was minted, or the cached one was dropped. */
+/**
+ * The access token changed: a new one was minted, or the cached one was dropped.
+ *
+ * @example
+ * client.on('token', (e: TokenEvent) => log.info(`token ${e.action}`, e.reason ?? e.expiresIn));
+ */
 export interface TokenEvent {
   action: 'minted' | 'invalidated';
   /** Lifetime in seconds the token endpoint announced (on `minted`). */

@@ -1,7 +1,12 @@
 // Errors raised inside the process (no HTTP exchange): bad input, webhook verification, polling.
 import { PaymentsError } from './base-error.js';
 
-/** One rule a request broke, with where. */
+/**
+ * One rule a request broke, with where.
+ *
+ * @example
+ * const messages = err.issues.map((issue: ValidationIssue) => `${issue.path.join('.')}: ${issue.message}`);
+ */
 export interface ValidationIssue {
   /** Where in the input, e.g. `['level3', 'line_items', 2, 'description']`. */
   path: (string | number)[];
@@ -10,7 +15,12 @@ export interface ValidationIssue {
   code?: string;
 }
 
-/** The request broke a documented rule; nothing was sent. `issues` lists each rule with its path. */
+/**
+ * The request broke a documented rule; nothing was sent. `issues` lists each rule with its path.
+ *
+ * @example
+ * if (err instanceof RequestValidationError) res.status(400).json({ issues: err.issues });
+ */
 export class RequestValidationError extends PaymentsError {
   override name = 'RequestValidationError';
   readonly issues: ValidationIssue[];
@@ -21,7 +31,12 @@ export class RequestValidationError extends PaymentsError {
   }
 }
 
-/** Why a webhook failed verification. */
+/**
+ * Why a webhook failed verification.
+ *
+ * @example
+ * const misconfigured = (reason: WebhookVerificationReason) => reason === 'body_not_raw' || reason === 'missing_secret';
+ */
 export type WebhookVerificationReason =
   | 'missing_signature'
   | 'malformed_signature'
@@ -30,7 +45,12 @@ export type WebhookVerificationReason =
   | 'missing_secret'
   | 'invalid_payload';
 
-/** A webhook delivery failed verification: answer 400 and do not act on it. */
+/**
+ * A webhook delivery failed verification: answer 400 and do not act on it.
+ *
+ * @example
+ * if (err instanceof WebhookVerificationError) return res.status(400).send(err.reason);
+ */
 export class WebhookVerificationError extends PaymentsError {
   override name = 'WebhookVerificationError';
   readonly reason: WebhookVerificationReason;

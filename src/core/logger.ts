@@ -13,7 +13,13 @@ export interface Logger {
   error(message: string, ...rest: unknown[]): void;
 }
 
-/** The least severe level written; `off` writes nothing. */
+/**
+ * The least severe level written; `off` writes nothing.
+ *
+ * @example
+ * const logLevel: LogLevel = process.env.NODE_ENV === 'production' ? 'warn' : 'debug';
+ * const client = new PaymentsClient({ logger: console, logLevel });
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };

@@ -3,7 +3,13 @@ import { DEFAULT_SCOPES, isSecureUrl, type Scope } from '../schemas/common.js';
 import { ConfigurationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 
-/** A bearer token, or a function that returns one (called before each attempt). */
+/**
+ * A bearer token, or a function that returns one (called before each attempt).
+ *
+ * @example
+ * const accessToken: AccessTokenSource = () => sessionStore.tokenFor(userId);
+ * const client = new PaymentsClient({ accessToken, baseUrl: 'https://payments.example.com' });
+ */
 export type AccessTokenSource = string | (() => string | Promise<string>);
 
 /**

@@ -1,4 +1,10 @@
-/** One page of a list endpoint. */
+/**
+ * One page of a list endpoint.
+ *
+ * @example
+ * const page: Page<LocationSummary> = await client.locations.list({ limit: 50, offset: 100 });
+ * const more = page.offset + page.items.length < page.total;
+ */
 export interface Page<T> {
   items: T[];
   total: number;

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { Requester, RequestOptions } from '../core/types.js';
 
 const JsonDocument = z.record(z.string(), z.unknown());
-/** A machine-readable description (OpenAPI 3.1 or AsyncAPI 2.6), as JSON. */
+/**
+ * A machine-readable description (OpenAPI 3.1 or AsyncAPI 2.6), as JSON.
+ *
+ * @example
+ * const doc: JsonDocument = await client.specs.openapi();
+ * await writeFile('openapi.json', JSON.stringify(doc, null, 2));
+ */
 export type JsonDocument = z.infer<typeof JsonDocument>;
 
 /** The service's machine-readable descriptions (spec 4.10; no authentication). */

@@ -3,6 +3,9 @@ import { z } from 'zod';
 /**
  * An open string union: autocomplete offers the known values, and a value the SDK does not know yet
  * (the service added a status) still type-checks and parses.
+ *
+ * @example
+ * type Tier = Open<'basic' | 'premium'>; // 'basic', 'premium' or any other string
  */
 export type Open<T extends string> = T | (string & {});
 
@@ -77,7 +80,12 @@ export const secureUrl = z
   .string()
   .refine(isSecureUrl, { error: 'must be an https:// URL (http:// only for 127.0.0.1, ::1 or localhost)' });
 
-/** Scopes the service knows; others pass through. */
+/**
+ * Scopes the service knows; others pass through.
+ *
+ * @example
+ * const client = new PaymentsClient({ scopes: SCOPES }); // ask for every known scope
+ */
 export const SCOPES = [
   'svc/payments:create',
   'svc/payments:read',
@@ -94,14 +102,24 @@ export const SCOPES = [
  */
 export type Scope = Open<(typeof SCOPES)[number]>;
 
-/** The scopes a client asks for when none are given: the minimum for charging. */
+/**
+ * The scopes a client asks for when none are given: the minimum for charging.
+ *
+ * @example
+ * const client = new PaymentsClient({ scopes: [...DEFAULT_SCOPES, 'svc/payments:refund'] });
+ */
 export const DEFAULT_SCOPES: readonly Scope[] = [
   'svc/payments:create',
   'svc/payments:read',
   'svc/locations:read',
 ];
 
-/** Every error code of the service's error table (section 7), plus `service_unavailable` for 503. */
+/**
+ * Every error code of the service's error table (section 7), plus `service_unavailable` for 503.
+ *
+ * @example
+ * const known = err instanceof APIError && (ERROR_CODES as readonly string[]).includes(err.code ?? '');
+ */
 export const ERROR_CODES = [
   'invalid_request',
   'invalid_scope',
@@ -137,7 +155,12 @@ export const ERROR_CODES = [
  */
 export type ErrorCode = Open<(typeof ERROR_CODES)[number]>;
 
-/** The error envelope every error response carries. */
+/**
+ * The error envelope every error response carries.
+ *
+ * @example
+ * const body: ErrorBody = { error: 'order_not_found', message: 'No such order', request_id: 'req_123' };
+ */
 export const ErrorBody = z.looseObject({
   error: z.string(),
   message: z.string(),

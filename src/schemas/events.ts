@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { type Open, openEnum, timestamp } from './common.js';
 import { PaymentStatus } from './payments.js';
 
-/** Every event kind of the service (section 6.2). `payment.failed` is named by the service's text, not delivered. */
+/**
+ * Every event kind of the service (section 6.2). `payment.failed` is named by the service's text, not delivered.
+ *
+ * @example
+ * const known = (EVENT_KINDS as readonly string[]).includes(event.event_kind);
+ */
 export const EVENT_KINDS = [
   'payment.approved',
   'payment.refunded',
@@ -28,7 +33,12 @@ export type KnownEventKind = (typeof EVENT_KINDS)[number];
 export const EventKind = openEnum(EVENT_KINDS);
 export type EventKind = Open<KnownEventKind>;
 
-/** The payment-shaped resource every event carries. */
+/**
+ * The payment-shaped resource every event carries.
+ *
+ * @example
+ * const { order_id, status, amount_cents }: EventResource = event.resource;
+ */
 export const EventResource = z.looseObject({
   payment_id: z.string(),
   order_id: z.string(),

@@ -1,16 +1,26 @@
 import { z } from 'zod';
 import { timestamp, uuid } from './common.js';
 
-/** The role given to a POS user on first provisioning when none is named. */
+/**
+ * The role given to a POS user on first provisioning when none is named.
+ *
+ * @example
+ * const role = params.role_slug ?? DEFAULT_ROLE_SLUG; // 'location_cashier'
+ */
 export const DEFAULT_ROLE_SLUG = 'location_cashier';
 
-/** The body of `POST /pos/v1/launch-tokens`. */
+/**
+ * The body of `POST /pos/v1/launch-tokens`.
+ *
+ * @example
+ * const params: LaunchTokenCreateParams = { location_id: locationId, user_ref: 'staff-42' };
+ */
 export const LaunchTokenCreateParams = z.strictObject({
   /** The location whose point-of-sale session the link opens. */
   location_id: uuid,
   /** The role given on first provisioning. @default 'location_cashier' */
   role_slug: z.string().min(1, { error: 'must not be empty' }).optional(),
-  /** The partner's identifier of the user the link is for (provisioned on first use). */
+  /** The partner's identifier of the user the link is for (provisioned on first use). @default undefined (not sent) */
   user_ref: z.string().min(1).optional(),
 });
 export type LaunchTokenCreateParams = z.input<typeof LaunchTokenCreateParams>;
@@ -18,6 +28,10 @@ export type LaunchTokenCreateParams = z.input<typeof LaunchTokenCreateParams>;
 /**
  * A launch token: single use, valid 10 minutes. `launch_token` and `launch_url` are credentials:
  * do not log them.
+ *
+ * @example
+ * const link: LaunchToken = await client.launchTokens.create({ location_id: locationId });
+ * res.redirect(link.launch_url); // never log it
  */
 export const LaunchToken = z.looseObject({
   launch_token: z.string(),
@@ -28,13 +42,24 @@ export const LaunchToken = z.looseObject({
 });
 export type LaunchToken = z.infer<typeof LaunchToken>;
 
-/** The body of `POST /pos/v1/public/launch-exchange`. */
+/**
+ * The body of `POST /pos/v1/public/launch-exchange`.
+ *
+ * @example
+ * const body: LaunchExchangeParams = { launch_token: String(req.query.launch_token) };
+ */
 export const LaunchExchangeParams = z.strictObject({
   launch_token: z.string().min(1, { error: 'must not be empty' }),
 });
 export type LaunchExchangeParams = z.input<typeof LaunchExchangeParams>;
 
-/** The POS session a launch token is exchanged for. `session_token` is a credential. */
+/**
+ * The POS session a launch token is exchanged for. `session_token` is a credential.
+ *
+ * @example
+ * const session: LaunchSession = await client.launchTokens.exchange(launchToken);
+ * if (session.provisioned) console.info(`new POS user ${session.user_id}`);
+ */
 export const LaunchSession = z.looseObject({
   session_token: z.string(),
   user_id: z.string(),

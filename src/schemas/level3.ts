@@ -6,7 +6,12 @@ export const LEVEL3_DESCRIPTION_MAX = 40;
 /** How far totals may differ (in cents) and still reconcile. */
 export const LEVEL3_TOLERANCE_CENTS = 1;
 
-/** One Level 3 line item. `quantity` may be fractional (fuel is sold in fractions of a gallon). */
+/**
+ * One Level 3 line item. `quantity` may be fractional (fuel is sold in fractions of a gallon).
+ *
+ * @example
+ * const fuel: Level3LineItem = { description: 'Diesel', quantity: 12.5, unit_price_cents: 389, total_cents: 4_863, tax_amount_cents: 389 };
+ */
 export const Level3LineItem = z.strictObject({
   description: z
     .string()
@@ -18,8 +23,11 @@ export const Level3LineItem = z.strictObject({
     .refine((q) => q > 0, { error: 'must be greater than 0' }),
   unit_price_cents: nonNegativeCents,
   total_cents: nonNegativeCents,
+  /** This line's tax. @default undefined (counts as 0 in the tax reconciliation) */
   tax_amount_cents: nonNegativeCents.optional(),
+  /** @default undefined (not sent) */
   product_code: z.string().optional(),
+  /** @default undefined (not sent) */
   unit_of_measure: z.string().optional(),
 });
 export type Level3LineItem = z.infer<typeof Level3LineItem>;
@@ -70,11 +78,18 @@ export function level3Violations(level3: {
   return violations;
 }
 
-/** Level 3 (line-item) data for business and fleet card schemes. */
+/**
+ * Level 3 (line-item) data for business and fleet card schemes.
+ *
+ * @example
+ * const level3: Level3 = { tax_amount_cents: 389, line_items: [fuel], customer_reference: 'PO-7731' };
+ * await client.orders.create({ location_id: locationId, total_cents: 4_863, level3 });
+ */
 export const Level3 = z
   .strictObject({
     tax_amount_cents: nonNegativeCents,
     line_items: z.array(Level3LineItem).min(1, { error: 'must have at least one line item' }),
+    /** @default undefined (not sent) */
     customer_reference: z.string().optional(),
   })
   .superRefine((value, ctx) => {

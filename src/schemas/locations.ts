@@ -16,7 +16,12 @@ export const Address = z.looseObject({
 });
 export type Address = z.infer<typeof Address>;
 
-/** A location as listed by `GET /pos/v1/locations`. */
+/**
+ * A location as listed by `GET /pos/v1/locations`.
+ *
+ * @example
+ * for await (const loc of client.locations.list()) if (loc.active) console.log(loc.location_id, loc.name);
+ */
 export const LocationSummary = z.looseObject({
   location_id: z.string(),
   name: z.string(),
@@ -27,7 +32,13 @@ export const LocationSummary = z.looseObject({
 });
 export type LocationSummary = z.infer<typeof LocationSummary>;
 
-/** A location as read by `GET /pos/v1/locations/{location_id}`, with the get-one fields. */
+/**
+ * A location as read by `GET /pos/v1/locations/{location_id}`, with the get-one fields.
+ *
+ * @example
+ * const location: Location = await client.locations.get(locationId);
+ * if (!location.features.includes('payments')) throw new Error('payments not enabled here');
+ */
 export const Location = LocationSummary.extend({
   organization_id: z.string(),
   /** Applications enabled at the location; `payments` must be among them to accept payments. */
@@ -36,13 +47,18 @@ export const Location = LocationSummary.extend({
 });
 export type Location = z.infer<typeof Location>;
 
-/** Query parameters of `GET /pos/v1/locations`. */
+/**
+ * Query parameters of `GET /pos/v1/locations`.
+ *
+ * @example
+ * const params: LocationListParams = { search: 'downtown', limit: 20 };
+ */
 export const LocationListParams = z.strictObject({
   /** Page size, 1 to 200. @default 50 */
   limit: pageLimit.optional(),
   /** Items to skip. @default 0 */
   offset: pageOffset.optional(),
-  /** Fuzzy search on the location name. */
+  /** Fuzzy search on the location name. @default undefined (every location) */
   search: z.string().optional(),
 });
 export type LocationListParams = z.input<typeof LocationListParams>;

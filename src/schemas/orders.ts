@@ -3,7 +3,12 @@ import { e164Phone, email, openEnum, positiveCents, secureUrl, timestamp, uuid }
 import { Level3 } from './level3.js';
 import { PaymentStatus } from './payments.js';
 
-/** Order statuses of the service (section 3.2); open for values added later. */
+/**
+ * Order statuses of the service (section 3.2); open for values added later.
+ *
+ * @example
+ * const known = (ORDER_STATUSES as readonly string[]).includes(order.status);
+ */
 export const ORDER_STATUSES = [
   'open',
   'pending',
@@ -22,33 +27,53 @@ export const ORDER_STATUSES = [
 export const OrderStatus = openEnum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
-/** The body of `POST /pos/v1/orders`. */
+/**
+ * The body of `POST /pos/v1/orders`.
+ *
+ * @example
+ * const params: OrderCreateParams = { location_id: locationId, total_cents: 12_500, customer_email: 'ann@example.com' };
+ */
 export const OrderCreateParams = z.strictObject({
   /** Location of origin; must be within the partner's scope and have the `payments` feature. */
   location_id: uuid,
   /** The order's total in integer cents; greater than 0. */
   total_cents: positiveCents,
+  /** @default undefined (not sent) */
   description: z.string().optional(),
-  /** The partner's own reference (invoice or PO number); forwarded to the processor as customer reference. */
+  /**
+   * The partner's own reference (invoice or PO number); forwarded to the processor as customer reference.
+   * @default undefined (not sent)
+   */
   external_reference: z.string().optional(),
+  /** @default undefined (not sent) */
   external_source: z.string().optional(),
+  /** @default undefined (not sent) */
   external_id: z.string().optional(),
+  /** @default undefined (not sent) */
   customer_name: z.string().optional(),
-  /** E.164, for an SMS receipt. */
+  /** E.164, for an SMS receipt. @default undefined (no SMS receipt) */
   customer_phone: e164Phone.optional(),
-  /** For an email receipt. */
+  /** For an email receipt. @default undefined (no email receipt) */
   customer_email: email.optional(),
+  /** @default undefined (not sent) */
   department_id: uuid.optional(),
+  /** @default undefined (not sent) */
   metadata: z.record(z.string(), z.unknown()).optional(),
+  /** Level 3 data, which a payment may override. @default undefined (not sent) */
   level3: Level3.optional(),
-  /** Hosted checkout: where the browser goes after a successful payment. */
+  /** Hosted checkout: where the browser goes after a successful payment. @default undefined (no hosted checkout) */
   return_url: secureUrl.optional(),
-  /** Hosted checkout: where the browser goes when the customer cancels. */
+  /** Hosted checkout: where the browser goes when the customer cancels. @default undefined (no hosted checkout) */
   cancel_url: secureUrl.optional(),
 });
 export type OrderCreateParams = z.input<typeof OrderCreateParams>;
 
-/** The response of `POST /pos/v1/orders`. */
+/**
+ * The response of `POST /pos/v1/orders`.
+ *
+ * @example
+ * const created: OrderCreated = await client.orders.create({ location_id: locationId, total_cents: 12_500 });
+ */
 export const OrderCreated = z.looseObject({
   order_id: z.string(),
   status: OrderStatus,
@@ -60,10 +85,21 @@ export const OrderCreated = z.looseObject({
 });
 export type OrderCreated = z.infer<typeof OrderCreated>;
 
-/** An order created with `return_url` and `cancel_url`: the hosted checkout fields are present. */
+/**
+ * An order created with `return_url` and `cancel_url`: the hosted checkout fields are present.
+ *
+ * @example
+ * const order: OrderWithCheckout = await client.orders.create({ ...params, return_url: returnUrl, cancel_url: cancelUrl });
+ * if (order.hosted_checkout_url) res.redirect(order.hosted_checkout_url); // a secret: never log it
+ */
 export type OrderWithCheckout = OrderCreated & { hosted_checkout_url: string | null; expires_at: string };
 
-/** A payment as listed inside an order. */
+/**
+ * A payment as listed inside an order.
+ *
+ * @example
+ * const approved: OrderPayment[] = order.payments.filter((p) => p.status === 'approved');
+ */
 export const OrderPayment = z.looseObject({
   payment_id: z.string(),
   status: PaymentStatus,
@@ -73,7 +109,13 @@ export const OrderPayment = z.looseObject({
 });
 export type OrderPayment = z.infer<typeof OrderPayment>;
 
-/** The response of `GET /pos/v1/orders/{order_id}`. */
+/**
+ * The response of `GET /pos/v1/orders/{order_id}`.
+ *
+ * @example
+ * const order: Order = await client.orders.get(orderId);
+ * if (order.status === 'paid') await fulfil(order.order_id);
+ */
 export const Order = z.looseObject({
   order_id: z.string(),
   location_id: z.string(),

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { openEnum, positiveCents, timestamp } from './common.js';
 import { Level3 } from './level3.js';
 
-/** Payment statuses of the service (section 3.1); open for values added later. */
+/**
+ * Payment statuses of the service (section 3.1); open for values added later.
+ *
+ * @example
+ * const known = (PAYMENT_STATUSES as readonly string[]).includes(payment.status);
+ */
 export const PAYMENT_STATUSES = [
   'pending',
   'approved',
@@ -23,18 +28,29 @@ export const PAYMENT_STATUSES = [
 export const PaymentStatus = openEnum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
 
-/** The body of `POST /pos/v1/orders/{order_id}/payments`. */
+/**
+ * The body of `POST /pos/v1/orders/{order_id}/payments`.
+ *
+ * @example
+ * const params: PaymentCreateParams = { method: 'card', amount_cents: 12_500 };
+ */
 export const PaymentCreateParams = z.strictObject({
   /** `card` is the only method of this flow. */
   method: z.literal('card', { error: "must be 'card'" }),
   /** Integer cents, at most the order's remaining unpaid total. */
   amount_cents: positiveCents,
-  /** Level 3 data for this payment; takes precedence over the order's. */
+  /** Level 3 data for this payment; takes precedence over the order's. @default undefined (the order's) */
   level3: Level3.optional(),
 });
 export type PaymentCreateParams = z.input<typeof PaymentCreateParams>;
 
-/** A payment (`POST .../payments` returns it pending; `GET .../payments/{id}` adds the read fields). */
+/**
+ * A payment (`POST .../payments` returns it pending; `GET .../payments/{id}` adds the read fields).
+ *
+ * @example
+ * const payment: Payment = await client.payments.get(orderId, paymentId);
+ * if (payment.status === 'declined') notifyCustomer(payment.order_id);
+ */
 export const Payment = z.looseObject({
   payment_id: z.string(),
   order_id: z.string(),
@@ -47,7 +63,13 @@ export const Payment = z.looseObject({
 });
 export type Payment = z.infer<typeof Payment>;
 
-/** The response of `POST .../payments/{payment_id}/void`. */
+/**
+ * The response of `POST .../payments/{payment_id}/void`.
+ *
+ * @example
+ * const voided: VoidResult = await client.payments.void(orderId, paymentId);
+ * console.log(voided.status, voided.voided_at);
+ */
 export const VoidResult = z.looseObject({
   payment_id: z.string(),
   status: PaymentStatus,

@@ -8,13 +8,23 @@ import { openEnum, positiveCents, timestamp } from './common.js';
  * const options = REFUND_REASONS.map((reason) => ({ value: reason, label: reason.replace('_', ' ') }));
  */
 export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'other'] as const;
-/** Why a refund is issued (the request accepts only these). */
+/**
+ * Why a refund is issued (the request accepts only these).
+ *
+ * @example
+ * const reason: RefundReason = 'duplicate';
+ */
 export const RefundReason = z.enum(REFUND_REASONS, {
   error: `must be one of ${REFUND_REASONS.join(', ')}`,
 });
 export type RefundReason = z.infer<typeof RefundReason>;
 
-/** Refund statuses (section 3.3); open for values added later. */
+/**
+ * Refund statuses (section 3.3); open for values added later.
+ *
+ * @example
+ * const known = (REFUND_STATUSES as readonly string[]).includes(refund.status);
+ */
 export const REFUND_STATUSES = ['pending', 'approved', 'failed'] as const;
 /**
  * A refund's status, open for values added later.
@@ -25,15 +35,27 @@ export const REFUND_STATUSES = ['pending', 'approved', 'failed'] as const;
 export const RefundStatus = openEnum(REFUND_STATUSES);
 export type RefundStatus = z.infer<typeof RefundStatus>;
 
-/** The body of `POST .../payments/{payment_id}/refunds`. */
+/**
+ * The body of `POST .../payments/{payment_id}/refunds`.
+ *
+ * @example
+ * const params: RefundCreateParams = { amount_cents: 2_500, reason: 'customer_request' };
+ */
 export const RefundCreateParams = z.strictObject({
   /** Integer cents, at most the payment's amount minus what is already refunded. */
   amount_cents: positiveCents,
+  /** @default undefined (not sent) */
   reason: RefundReason.optional(),
 });
 export type RefundCreateParams = z.input<typeof RefundCreateParams>;
 
-/** A refund. */
+/**
+ * A refund.
+ *
+ * @example
+ * const refund: Refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500 });
+ * const done = await awaitRefundResult(client, orderId, paymentId, refund.refund_id);
+ */
 export const Refund = z.looseObject({
   refund_id: z.string(),
   payment_id: z.string(),

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { timestamp } from './common.js';
 import { EVENT_KINDS, EventKind } from './events.js';
 
-/** The body of `POST /admin/v1/partners/{partner_id}/webhook-endpoints`. */
+/**
+ * The body of `POST /admin/v1/partners/{partner_id}/webhook-endpoints`.
+ *
+ * @example
+ * const params: WebhookEndpointCreateParams = { url: 'https://example.com/webhooks', event_kinds: ['payment.approved'] };
+ */
 export const WebhookEndpointCreateParams = z.strictObject({
   /** Where deliveries go; must be `https://`. */
   url: z.string().refine(
@@ -15,16 +20,23 @@ export const WebhookEndpointCreateParams = z.strictObject({
     },
     { error: 'must be an https:// URL' },
   ),
-  /** The event kinds to deliver; omit for all. */
+  /** The event kinds to deliver; omit for all. @default undefined (every kind) */
   event_kinds: z
     .array(z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }))
     .min(1, { error: 'must name at least one event kind (omit it for all)' })
     .optional(),
+  /** @default undefined (not sent) */
   description: z.string().optional(),
 });
 export type WebhookEndpointCreateParams = z.input<typeof WebhookEndpointCreateParams>;
 
-/** A registered webhook endpoint. `signing_secret` is shown once, at creation: store it safely. */
+/**
+ * A registered webhook endpoint. `signing_secret` is shown once, at creation: store it safely.
+ *
+ * @example
+ * const endpoint: WebhookEndpoint = await client.webhookEndpoints.create(partnerId, { url });
+ * await secrets.put('payments-webhook-secret', endpoint.signing_secret);
+ */
 export const WebhookEndpoint = z.looseObject({
   webhook_endpoint_id: z.string(),
   partner_id: z.string(),
