@@ -58,7 +58,11 @@ export type { Payment, PaymentCreateParams, PaymentStatus, VoidResult } from './
 export { PAYMENT_STATUSES } from './schemas/payments.js';
 export type { Refund, RefundCreateParams, RefundReason, RefundStatus } from './schemas/refunds.js';
 export { REFUND_REASONS, REFUND_STATUSES } from './schemas/refunds.js';
-export type { WebhookEndpoint, WebhookEndpointCreateParams } from './schemas/webhook-endpoints.js';
+export type {
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookEndpointCreateParams,
+} from './schemas/webhook-endpoints.js';
 export type {
   DedupeOutcome,
   DedupeStore,

@@ -1,7 +1,7 @@
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { path } from '../internal/path.js';
-import { WebhookEndpoint, WebhookEndpointCreateParams } from '../schemas/webhook-endpoints.js';
+import { WebhookEndpointCreated, WebhookEndpointCreateParams } from '../schemas/webhook-endpoints.js';
 import { checkIds } from './ids.js';
 
 /** Webhook endpoint registration (spec 4.13; admin scope `svc/webhooks:subscribe`). */
@@ -25,7 +25,7 @@ export class WebhookEndpoints {
     partnerId: string,
     params: WebhookEndpointCreateParams,
     opts?: RequestOptions,
-  ): Promise<WebhookEndpoint> {
+  ): Promise<WebhookEndpointCreated> {
     checkIds({ partnerId });
     const body = validate(WebhookEndpointCreateParams, params, 'webhook endpoint');
     return this.client.request({
@@ -34,7 +34,7 @@ export class WebhookEndpoints {
       body,
       retry: 'unsafe',
       reconcile: 'List your endpoints in the admin portal before registering the URL again.',
-      response: WebhookEndpoint,
+      response: WebhookEndpointCreated,
       options: opts,
     });
   }

@@ -48,3 +48,13 @@ export const WebhookEndpoint = z.looseObject({
   created_at: timestamp,
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+
+/**
+ * The answer to a registration: the endpoint with its `signing_secret`, shown this once.
+ *
+ * @example
+ * const created: WebhookEndpointCreated = await client.webhookEndpoints.create(partnerId, { url });
+ * await secrets.put('payments-webhook-secret', created.signing_secret);
+ */
+export const WebhookEndpointCreated = WebhookEndpoint.extend({ signing_secret: z.string() });
+export type WebhookEndpointCreated = z.infer<typeof WebhookEndpointCreated>;

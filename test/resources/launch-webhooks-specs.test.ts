@@ -78,8 +78,8 @@ describeWithMock('launch tokens, webhook endpoints, specs', (h) => {
       .find((e) => e.resource.payment_id === paymentId)!;
     const body = JSON.stringify(event);
     const { createHmac } = await import('node:crypto');
-    const header = `hmac-sha256=${createHmac('sha256', endpoint.signing_secret!).update(body).digest('hex')}`;
-    expect(verifyWebhook(body, header, endpoint.signing_secret!).event_kind).toBe('payment.approved');
+    const header = `hmac-sha256=${createHmac('sha256', endpoint.signing_secret).update(body).digest('hex')}`;
+    expect(verifyWebhook(body, header, endpoint.signing_secret).event_kind).toBe('payment.approved');
   });
 
   it('webhookEndpoints.create: insufficient_scope without svc/webhooks:subscribe', async () => {
