@@ -1,0 +1,128 @@
+/**
+ * Request overhead: the SDK against raw undici `request()` (an Agent with the SDK's keep-alive
+ * settings) and raw global `fetch()`, on the same loopback server, in alternating rounds.
+ */
+import { randomUUID } from 'node:crypto';
+import { Agent, request } from 'undici';
+import type { Comparison } from './report.js';
+import { sdk } from './sdk.js';
+import { ORDER_ID, startBenchServer } from './server.js';
+import { alternate, summarize, throughput } from './stats.js';
+
+export interface HttpBenchOptions {
+  /** Requests per contender per round. */
+  perRound: number;
+  rounds: number;
+}
+
+const TOKEN = 'bench-token';
+const HEADERS = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
+
+/** A Level 3 order of 20 lines that passes every rule (line totals and tax reconcile). */
+export function level3Order() {
+  const lines = Array.from({ length: 20 }, (_, i) => ({
+    description: `Brake pad set, axle ${i + 1}`,
+    quantity: 2,
+    unit_price_cents: 1_250,
+    total_cents: 2_500,
+    tax_amount_cents: 200,
+    product_code: `BP-${1000 + i}`,
+    unit_of_measure: 'EA',
+  }));
+  return {
+    location_id: '6f1c1d3e-8c1a-4f7e-9d55-2b1f0d9a7c11',
+    total_cents: 54_000,
+    external_reference: 'PO-77812',
+    level3: { tax_amount_cents: 4_000, line_items: lines, customer_reference: 'PO-77812' },
+  };
+}
+
+export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]> {
+  const server = await startBenchServer();
+  // The SDK's own default transport (its shared keep-alive Agent) is what partners get.
+  const client = new sdk.PaymentsClient({ accessToken: TOKEN, baseUrl: server.url });
+  const agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  const orderUrl = `${server.url}/pos/v1/orders/${ORDER_ID}`;
+  const createUrl = `${server.url}/pos/v1/orders`;
+  const payload = level3Order();
+  const { perRound, rounds } = options;
+  const results: Comparison[] = [];
+  try {
+    for (const concurrency of [1, 64]) {
+      const rates = await alternate(
+        {
+          sdk: () => throughput(() => client.orders.get(ORDER_ID), perRound, concurrency),
+          undici: () =>
+            throughput(
+              async () => (await request(orderUrl, { dispatcher: agent, headers: HEADERS })).body.json(),
+              perRound,
+              concurrency,
+            ),
+          fetch: () =>
+            throughput(
+              async () => (await fetch(orderUrl, { headers: HEADERS })).json(),
+              perRound,
+              concurrency,
+            ),
+        },
+        rounds,
+      );
+      const figure = `\`orders.get\`, concurrency ${concurrency}`;
+      const sdkRate = summarize(rates.sdk);
+      const requests = perRound * rounds;
+      results.push(
+        {
+          figure,
+          unit: 'req/s',
+          sdk: sdkRate,
+          baselineName: 'raw undici',
+          baseline: summarize(rates.undici),
+          goal: 0.85,
+          requests,
+        },
+        {
+          figure,
+          unit: 'req/s',
+          sdk: sdkRate,
+          baselineName: 'raw fetch',
+          baseline: summarize(rates.fetch),
+          goal: 1,
+          requests,
+        },
+      );
+    }
+    const createRates = await alternate(
+      {
+        sdk: () => throughput(() => client.orders.create(payload), perRound, 1),
+        undici: () =>
+          throughput(
+            async () => {
+              const res = await request(createUrl, {
+                method: 'POST',
+                dispatcher: agent,
+                headers: { ...HEADERS, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+                body: JSON.stringify(payload),
+              });
+              return res.body.json();
+            },
+            perRound,
+            1,
+          ),
+      },
+      rounds,
+    );
+    results.push({
+      figure: '`orders.create`, Level 3 with 20 lines, concurrency 1',
+      unit: 'req/s',
+      sdk: summarize(createRates.sdk),
+      baselineName: 'raw undici',
+      baseline: summarize(createRates.undici),
+      goal: 0.75,
+      requests: perRound * rounds,
+    });
+  } finally {
+    await agent.close();
+    server.stop();
+  }
+  return results;
+}

@@ -1,0 +1,55 @@
+/**
+ * One workload alone, profiled after a warm-up with the inspector's CPU profiler (run by
+ * bench/profile.ts): the profile then shows the steady state of the SDK's own hot functions, not
+ * start-up or the baselines. `get-raw` profiles raw undici on the same server, for comparison.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { Agent, request } from 'undici';
+import { level3Order } from './http.js';
+import { sdk, webhooks } from './sdk.js';
+import { ORDER_ID, startBenchServer } from './server.js';
+import { throughput } from './stats.js';
+import { delivery } from './webhooks.js';
+
+const [figure, out] = process.argv.slice(2);
+if (!figure || !out)
+  throw new Error('usage: profile-target.ts get|get-raw|create|webhook-1k|webhook-16k <out.cpuprofile>');
+
+async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): void }> {
+  if (figure!.startsWith('webhook')) {
+    const { body, header } = delivery(figure === 'webhook-1k' ? 1024 : 16 * 1024);
+    return {
+      run: async (n) => {
+        for (let i = 0; i < n * 10; i++) webhooks.verifyWebhook(body, header, 'whsec_bench_0123456789abcdef');
+      },
+      stop: () => {},
+    };
+  }
+  const server = await startBenchServer();
+  const client = new sdk.PaymentsClient({ accessToken: 'bench-token', baseUrl: server.url });
+  const agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  const url = `${server.url}/pos/v1/orders/${ORDER_ID}`;
+  const headers = { authorization: 'Bearer bench-token', accept: 'application/json' };
+  const payload = level3Order();
+  const calls: Record<string, () => Promise<unknown>> = {
+    get: () => client.orders.get(ORDER_ID),
+    'get-raw': async () => (await request(url, { dispatcher: agent, headers })).body.json(),
+    create: () => client.orders.create(payload),
+  };
+  const call = calls[figure!];
+  if (!call) throw new Error(`unknown figure ${figure}`);
+  return { run: (n) => throughput(call, n, figure === 'create' ? 1 : 64), stop: () => server.stop() };
+}
+
+const { run, stop } = await workload();
+await run(10_000);
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.start');
+await run(20_000);
+const { profile } = await session.post('Profiler.stop');
+writeFileSync(out, JSON.stringify(profile));
+session.disconnect();
+stop();

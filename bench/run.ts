@@ -1,0 +1,57 @@
+/**
+ * Runs the benchmarks and writes docs/benchmarks.md.
+ *
+ *   npm run bench                      the full run (writes the doc)
+ *   npm run bench -- --quick           small numbers, a smoke test (prints only)
+ *   npm run bench -- --only=http,memory  some sections (prints only)
+ *
+ * Sections: http (orders.get and orders.create), webhooks, footprint (cold start, bundle size),
+ * memory; each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
+ */
+import { met, type Report, renderReport, writeReport } from './report.js';
+
+const SECTIONS = ['http', 'webhooks', 'footprint', 'memory'] as const;
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : [...SECTIONS];
+const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+if (unknown.length)
+  throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
+
+const report: Report = { comparisons: [] };
+const step = (what: string) => console.error(`[bench] ${what}...`);
+
+if (only.includes('http')) {
+  step('request overhead (orders.get, orders.create)');
+  const { benchHttp } = await import('./http.js');
+  report.comparisons.push(
+    ...(await benchHttp(quick ? { perRound: 500, rounds: 2 } : { perRound: 4_000, rounds: 6 })),
+  );
+}
+if (only.includes('webhooks')) {
+  step('verifyWebhook');
+  const { benchWebhooks } = await import('./webhooks.js');
+  report.comparisons.push(
+    ...(await benchWebhooks(quick ? { perRound: 2_000, rounds: 2 } : { perRound: 20_000, rounds: 7 })),
+  );
+}
+if (only.includes('footprint')) {
+  step('cold start and bundle size');
+  const { bundleSizes, coldStarts } = await import('./footprint.js');
+  report.coldStarts = coldStarts(quick ? 3 : 15);
+  report.bundles = await bundleSizes();
+}
+if (only.includes('memory')) {
+  step('memory over 100,000 requests');
+  const { benchMemory } = await import('./memory.js');
+  report.memory = await benchMemory(quick ? 10_000 : 100_000);
+}
+
+const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+const markdown = renderReport(report, command);
+console.log(markdown);
+if (!quick && !onlyArg) console.error(`[bench] wrote ${writeReport(markdown)}`);
+const missed = report.comparisons.filter((c) => !met(c));
+if (missed.length)
+  console.error(`[bench] goals missed: ${missed.map((c) => `${c.figure} vs ${c.baselineName}`).join('; ')}`);
