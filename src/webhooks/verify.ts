@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { WebhookVerificationError } from '../core/errors.js';
 import { type WebhookEvent, WebhookEventEnvelope } from '../schemas/events.js';
 import { toBodyBytes, type WebhookRawBody } from './raw-body.js';
@@ -9,13 +10,13 @@ import {
   type WebhookSecret,
 } from './signature.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** Parses verified bytes as the event envelope of spec 6.3, or throws `invalid_payload`. */
 function parseEvent(body: Uint8Array): WebhookEvent {
   let json: unknown;
   try {
-    json = JSON.parse(utf8.decode(body));
+    const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    if (!isUtf8(bytes)) throw new TypeError('not UTF-8');
+    json = JSON.parse(bytes.toString('utf8'));
   } catch (cause) {
     throw new WebhookVerificationError(
       'invalid_payload',
