@@ -20,6 +20,11 @@ export class PaymentsError extends Error {
    * whose request was sent but whose answer was lost). Read the order before trying again.
    */
   outcomeUnknown = false;
+  /**
+   * The `Idempotency-Key` an order creation sent on every attempt. Pass it back as
+   * `{ idempotencyKey }` to retry the same order without risking a second one.
+   */
+  idempotencyKey: string | undefined = undefined;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(redact(message), options);

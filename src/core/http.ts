@@ -17,7 +17,7 @@ import type { EmitFn, RetryReason } from './events.js';
 import type { LogFn } from './logger.js';
 import { lowerCaseHeaders } from './options.js';
 import { errorFromResponse, parseSuccess } from './response.js';
-import { type AttemptFailure, decideRetry, type RetryDecision } from './retry.js';
+import { type AttemptFailure, decideRetry, isAmbiguous, type RetryDecision } from './retry.js';
 import { classifyFailure, type Transport } from './transport.js';
 import type { RequestSpec } from './types.js';
 
@@ -112,7 +112,7 @@ export class HttpCore {
         remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
         random: this.#random(),
       });
-      if (decision.action === 'throw') throw this.#finalError(error, decision, spec);
+      if (decision.action === 'throw') throw this.#finalError(error, decision, spec, headers, failure);
       const status =
         failure.kind === 'status' || failure.kind === 'invalid_response' ? failure.status : undefined;
       cfg.emit('retry', {
@@ -213,7 +213,15 @@ export class HttpCore {
     error: PaymentsError,
     decision: RetryDecision & { action: 'throw' },
     spec: RequestSpec,
+    headers: Record<string, string>,
+    failure: AttemptFailure,
   ): PaymentsError {
+    if (spec.retry === 'keyed') {
+      error.idempotencyKey = headers['idempotency-key'];
+      if (isAmbiguous(failure)) {
+        error.message += ` The order may have been created: retry with { idempotencyKey: '${error.idempotencyKey}' } to get it back without creating a second one.`;
+      }
+    }
     if (decision.why === 'wait_exceeds_deadline' || decision.why === 'retry_after_too_long') {
       const wait =
         error instanceof APIError && error.retryAfterMs !== undefined ? error.retryAfterMs : undefined;

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import {
   BadRequestError,
   ConflictError,
+  InternalServerError,
   NotFoundError,
   PermissionDeniedError,
   UnprocessableEntityError,
@@ -83,6 +84,20 @@ describeWithMock('orders', (h) => {
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ status, code });
     expect((error as BadRequestError).requestId).toBeTruthy();
+  });
+
+  it('create: a failed creation carries its Idempotency-Key, and retrying with it creates one order', async () => {
+    const client = h.client();
+    const params = { location_id: h.locationId(), total_cents: 1_234 };
+    h.mock().failNext({ method: 'POST', path: '/pos/v1/orders', status: 500 });
+    const error = (await client.orders.create(params).catch((e: unknown) => e)) as InternalServerError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    const [sent] = h.t.requests('POST', '/pos/v1/orders');
+    expect(error.idempotencyKey).toBe(sent?.headers['idempotency-key']);
+    expect(error.message).toContain(`idempotencyKey: '${error.idempotencyKey}'`);
+    const first = await client.orders.create(params, { idempotencyKey: error.idempotencyKey });
+    const again = await client.orders.create(params, { idempotencyKey: error.idempotencyKey });
+    expect(again.order_id).toBe(first.order_id);
   });
 
   it('get: returns the order with its payments; order_not_found otherwise', async () => {
