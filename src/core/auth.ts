@@ -12,6 +12,8 @@ import type { AccessTokenSource } from './options.js';
 export interface AuthStrategy {
   /** The bearer token for the next attempt. */
   token(signal?: AbortSignal): Promise<string>;
+  /** A token usable now without waiting, when there is one (the hot path skips a promise). */
+  current?(): string | undefined;
   /**
    * Reports that `token` got a 401 with `code`. Returns true when a fresh token may fix it, in
    * which case the core replays the call once.
@@ -65,9 +67,14 @@ export class ClientCredentialsAuth implements AuthStrategy {
     private readonly emit: EmitFn,
   ) {}
 
-  token(signal?: AbortSignal): Promise<string> {
+  current(): string | undefined {
     const cached = this.#cached;
-    if (cached && Date.now() < cached.refreshAt) return Promise.resolve(cached.value);
+    return cached && Date.now() < cached.refreshAt ? cached.value : undefined;
+  }
+
+  token(signal?: AbortSignal): Promise<string> {
+    const cached = this.current();
+    if (cached !== undefined) return Promise.resolve(cached);
     this.#inflight ??= this.#mint().finally(() => {
       this.#inflight = undefined;
     });
@@ -102,6 +109,9 @@ export class StaticTokenAuth implements AuthStrategy {
   constructor(token: string) {
     this.#token = token;
     registerSecret(token);
+  }
+  current(): string {
+    return this.#token;
   }
   token(): Promise<string> {
     return Promise.resolve(this.#token);

@@ -83,7 +83,7 @@ export class HttpCore {
       if (signal?.aborted) throw new APIUserAbortError();
       let token: string | undefined;
       if (auth) {
-        token = await auth.token(signal);
+        token = auth.current?.() ?? (await auth.token(signal));
         headers.authorization = `Bearer ${token}`;
       }
       const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();

@@ -126,14 +126,19 @@ export function undiciTransport(dispatcher: Dispatcher): Transport {
       bodyTimeout: timeout,
       dispatcher,
     });
-    return { res, bodyText: res.body.text() };
+    const bodyText = await res.body.text();
+    return { status: res.statusCode, headers: flattenHeaders(res.headers), bodyText };
   };
   return async (req) => {
-    const precise = req.timeoutMs < UNDICI_TIMEOUT_MIN_MS;
-    return withTimeout(req, precise, async (signal) => {
-      const { res, bodyText } = await send(req, signal, precise ? undefined : req.timeoutMs);
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), bodyText: await bodyText };
-    });
+    if (req.timeoutMs < UNDICI_TIMEOUT_MIN_MS) {
+      return withTimeout(req, (signal) => send(req, signal, undefined));
+    }
+    // The common path: undici's own timeouts, one async frame, no timer or AbortController per call.
+    try {
+      return await send(req, req.signal, req.timeoutMs);
+    } catch (error) {
+      throw classifyFailure(error);
+    }
   };
 }
 
@@ -141,7 +146,7 @@ export function undiciTransport(dispatcher: Dispatcher): Transport {
 export function fetchTransport(fetchFn: typeof globalThis.fetch): Transport {
   return (req) =>
     // fetch has no timeout option: a timer aborts the attempt.
-    withTimeout(req, true, async (signal) => {
+    withTimeout(req, async (signal) => {
       const res = await fetchFn(req.url, {
         method: req.method,
         headers: req.headers,
@@ -163,16 +168,8 @@ export function fetchTransport(fetchFn: typeof globalThis.fetch): Transport {
  */
 async function withTimeout(
   req: TransportRequest,
-  timer: boolean,
   run: (signal: AbortSignal | undefined) => Promise<TransportResponse>,
 ): Promise<TransportResponse> {
-  if (!timer) {
-    try {
-      return await run(req.signal);
-    } catch (error) {
-      throw classifyFailure(error);
-    }
-  }
   const controller = new AbortController();
   let timedOut = false;
   const handle = setTimeout(() => {
