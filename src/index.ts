@@ -22,15 +22,6 @@ export type { JsonDocument } from './resources/specs.js';
 export type { ErrorBody, ErrorCode, Open, Scope } from './schemas/common.js';
 export { DEFAULT_SCOPES, ERROR_CODES, SCOPES } from './schemas/common.js';
 export type {
-  EventKind,
-  EventResource,
-  KnownEventKind,
-  UnknownWebhookEvent,
-  WebhookEvent,
-  WebhookEventOf,
-} from './schemas/events.js';
-export { EVENT_KINDS } from './schemas/events.js';
-export type {
   LaunchExchangeParams,
   LaunchSession,
   LaunchToken,
@@ -63,20 +54,14 @@ export type {
   WebhookEndpointCreated,
   WebhookEndpointCreateParams,
 } from './schemas/webhook-endpoints.js';
-export type {
-  DedupeOutcome,
-  DedupeStore,
-  Deduplicator,
-  DeduplicatorOptions,
-  MemoryDedupeStoreOptions,
-  SignatureHeaderValue,
-  SignedWebhookPayload,
-  WebhookRawBody,
-  WebhookRequestLike,
-  WebhookSecret,
-} from './webhooks/index.js';
+// Every type of the webhooks entry (event types, dedupe store, signature header), and its functions.
+export type * from './webhooks/index.js';
 export {
   createDeduplicator,
+  DEFAULT_DEDUPE_TTL_MS,
+  EVENT_KINDS,
+  MemoryDedupeStore,
+  SIGNATURE_HEADER,
   signWebhookPayload,
   verifyWebhook,
   verifyWebhookRequest,
