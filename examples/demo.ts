@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDeduplicator, verifyWebhook, type WebhookEvent } from 'partner-payments/webhooks';
 import { payInBrowser, startShop } from './hosted-checkout.js';
+import { awaitSettled } from './refund-and-void.js';
 import { dollars, startExample } from './support.js';
 
 const step = (n: number, title: string) => console.log(`\n${n}. ${title}`);
@@ -83,9 +84,7 @@ async function main() {
     await receiver.waitFor('payment.approved', payment.payment_id);
 
     step(4, 'Refund part of the payment once it has settled');
-    while ((await client.payments.get(order.order_id, payment.payment_id)).status !== 'settled') {
-      await new Promise((r) => setTimeout(r, pollIntervalMs));
-    }
+    await awaitSettled(client, order.order_id, payment.payment_id, pollIntervalMs);
     say('payment settled');
     const refund = await client.refunds.create(order.order_id, payment.payment_id, {
       amount_cents: 3_000,

@@ -10,7 +10,12 @@ async function charge(client: PaymentsClient, locationId: string, cents: number,
 }
 
 /** Settlement happens in processor batches: read the payment until it is settled. */
-async function awaitSettled(client: PaymentsClient, orderId: string, paymentId: string, intervalMs: number) {
+export async function awaitSettled(
+  client: PaymentsClient,
+  orderId: string,
+  paymentId: string,
+  intervalMs: number,
+) {
   for (let i = 0; i < 40; i++) {
     const payment = await client.payments.get(orderId, paymentId);
     if (payment.status === 'settled') return payment;

@@ -1,4 +1,5 @@
 import { safeHeaders } from '../internal/redact.js';
+import { requestIdOf } from '../internal/request-id.js';
 import type { ErrorCode } from '../schemas/common.js';
 import { PaymentsError } from './base-error.js';
 
@@ -254,8 +255,7 @@ export function makeAPIError(
 ): APIError {
   const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const code = typeof envelope.error === 'string' ? envelope.error : undefined;
-  const requestId =
-    (typeof envelope.request_id === 'string' ? envelope.request_id : undefined) ?? headers['x-request-id'];
+  const requestId = requestIdOf(body, headers);
   let message: string;
   if (typeof envelope.message === 'string') message = envelope.message;
   else if (typeof body === 'string' && body.trim() && !/^\s*</.test(body))

@@ -113,8 +113,7 @@ export class HttpCore {
         random: this.#random(),
       });
       if (decision.action === 'throw') throw this.#finalError(error, decision, spec, headers, failure);
-      const status =
-        failure.kind === 'status' || failure.kind === 'invalid_response' ? failure.status : undefined;
+      const status = failure.kind === 'status' ? failure.status : undefined;
       cfg.emit('retry', {
         method: spec.method,
         path: spec.path,

@@ -1,4 +1,5 @@
 // Errors raised inside the process (no HTTP exchange): bad input, webhook verification, polling.
+import { issueLine } from '../internal/issues.js';
 import { PaymentsError } from './base-error.js';
 
 /**
@@ -25,7 +26,7 @@ export class RequestValidationError extends PaymentsError {
   override name = 'RequestValidationError';
   readonly issues: ValidationIssue[];
   constructor(what: string, issues: ValidationIssue[]) {
-    const lines = issues.map((i) => `  - ${i.path.length ? i.path.join('.') : '(input)'}: ${i.message}`);
+    const lines = issues.map((i) => `  - ${issueLine(i, '(input)')}`);
     super(`Invalid ${what}; nothing was sent:\n${lines.join('\n')}`);
     this.issues = issues;
   }

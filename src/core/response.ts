@@ -1,16 +1,9 @@
 import type { z } from 'zod';
+import { issueLine } from '../internal/issues.js';
+import { requestIdOf } from '../internal/request-id.js';
 import { type APIError, InvalidResponseError, makeAPIError } from './errors.js';
 import { honoursRetryAfter, parseRetryAfter } from './retry.js';
 import type { TransportResponse } from './transport.js';
-
-/** The service's request id: the body's `request_id`, else the `X-Request-Id` header. */
-function requestIdOf(body: unknown, headers: Record<string, string>): string | undefined {
-  if (typeof body === 'object' && body !== null) {
-    const id = (body as { request_id?: unknown }).request_id;
-    if (typeof id === 'string') return id;
-  }
-  return headers['x-request-id'];
-}
 
 /** The body as JSON when it is JSON, else its text (an HTML page from a proxy), else undefined. */
 function readBody(text: string): unknown {
@@ -61,7 +54,7 @@ export function parseSuccess<S extends z.ZodType>(
   if (!parsed.success) {
     const issues = parsed.error.issues
       .slice(0, 5)
-      .map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`)
+      .map((i) => issueLine(i, '(body)'))
       .join('; ');
     return fail(`with a body that does not match the documented shape (${issues})`);
   }

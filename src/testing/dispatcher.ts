@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
+import { isLoopbackHost } from '../schemas/common.js';
 import type { KnownEventKind } from '../schemas/events.js';
 import { webhookSignatureHeader } from '../webhooks/sign.js';
 import type { InternalClock } from './clock.js';
@@ -219,6 +220,5 @@ export class Dispatcher {
 
 /** Whether a delivery URL points at this machine (127.0.0.0/8, ::1, localhost). */
 function isLoopbackUrl(url: string): boolean {
-  const host = URL.canParse(url) ? new URL(url).hostname : '';
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return URL.canParse(url) && isLoopbackHost(new URL(url).hostname);
 }

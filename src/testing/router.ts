@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { issueLine } from '../internal/issues.js';
 import { redact } from '../internal/redact.js';
 import { type AuthRequirement, authenticate, type Caller } from './auth.js';
 import type { MockCore } from './core.js';
@@ -62,7 +63,7 @@ const SHAPE_ISSUES = new Set(['invalid_type', 'unrecognized_keys', 'invalid_unio
 
 /** Maps zod issues to the spec's codes: Level 3 codes first, then 400 for shape, 422 for rules. */
 export function issuesToError(issues: readonly z.core.$ZodIssue[]): MockApiError {
-  const text = issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  const text = issues.map((i) => issueLine(i, '(body)')).join('; ');
   const level3 = issues.filter((i) => i.path[0] === 'level3');
   if (level3.length > 0) {
     const tax = level3.some(

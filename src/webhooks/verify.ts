@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { WebhookVerificationError } from '../core/errors.js';
+import { issueLine } from '../internal/issues.js';
 import { type WebhookEvent, WebhookEventEnvelope } from '../schemas/events.js';
 import { toBodyBytes, type WebhookRawBody } from './raw-body.js';
 import {
@@ -26,9 +27,7 @@ function parseEvent(body: Uint8Array): WebhookEvent {
   }
   const result = WebhookEventEnvelope.safeParse(json);
   if (!result.success) {
-    const issues = result.error.issues.map(
-      (i) => `  - ${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`,
-    );
+    const issues = result.error.issues.map((i) => `  - ${issueLine(i, '(body)')}`);
     throw new WebhookVerificationError(
       'invalid_payload',
       `The webhook body is correctly signed but is not an event envelope:\n${issues.join('\n')}`,

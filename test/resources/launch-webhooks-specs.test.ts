@@ -3,6 +3,12 @@ import { AuthenticationError, NotFoundError, PermissionDeniedError, verifyWebhoo
 import { describeWithMock } from './mock-harness.js';
 
 describeWithMock('launch tokens, webhook endpoints, specs', (h) => {
+  // A client granted only the minimum charging scopes (no svc/pos:launch, no svc/webhooks:subscribe).
+  const chargeOnlyClient = () => {
+    const { clientId, clientSecret, scopes } = h.mock().fixtures.chargeOnlyClient;
+    return h.client({ clientId, clientSecret, scopes });
+  };
+
   it('launchTokens.create: role_slug defaults to location_cashier', async () => {
     const link = await h.client().launchTokens.create({ location_id: h.locationId() });
     expect(link).toMatchObject({ location_id: h.locationId(), role_slug: 'location_cashier' });
@@ -10,12 +16,7 @@ describeWithMock('launch tokens, webhook endpoints, specs', (h) => {
   });
 
   it('launchTokens.create: insufficient_scope without svc/pos:launch; location_out_of_scope', async () => {
-    const chargeOnly = h.mock().fixtures.chargeOnlyClient;
-    const client = h.client({
-      clientId: chargeOnly.clientId,
-      clientSecret: chargeOnly.clientSecret,
-      scopes: chargeOnly.scopes,
-    });
+    const client = chargeOnlyClient();
     await expect(client.launchTokens.create({ location_id: h.locationId() })).rejects.toMatchObject({
       constructor: PermissionDeniedError,
       code: 'insufficient_scope',
@@ -83,12 +84,7 @@ describeWithMock('launch tokens, webhook endpoints, specs', (h) => {
   });
 
   it('webhookEndpoints.create: insufficient_scope without svc/webhooks:subscribe', async () => {
-    const chargeOnly = h.mock().fixtures.chargeOnlyClient;
-    const client = h.client({
-      clientId: chargeOnly.clientId,
-      clientSecret: chargeOnly.clientSecret,
-      scopes: chargeOnly.scopes,
-    });
+    const client = chargeOnlyClient();
     const partnerId = h.mock().fixtures.partners[0]!.partnerId;
     await expect(
       client.webhookEndpoints.create(partnerId, { url: 'https://partner.example.com/h' }),

@@ -185,6 +185,18 @@ const cases: Case[] = [
   ['empty launch token', (c) => c.launchTokens.exchange(''), ['launch_token']],
 ];
 
+/** A client on a fetch of your own (the wire): nothing reaches a network. */
+function countingClient(fetch: () => Promise<Response>, options: { maxRetries?: number } = {}) {
+  return new PaymentsClient({
+    clientId: 'client-id',
+    clientSecret: 'client-secret',
+    baseUrl: 'https://api.payments.test',
+    authUrl: 'https://auth.payments.test',
+    fetch: async () => fetch(),
+    ...options,
+  });
+}
+
 describe('request validation: rejected before anything is sent', () => {
   it('has at least 40 cases', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
@@ -192,15 +204,9 @@ describe('request validation: rejected before anything is sent', () => {
 
   it.each(cases)('%s', async (_name, call, path, code) => {
     let requests = 0;
-    const client = new PaymentsClient({
-      clientId: 'client-id',
-      clientSecret: 'client-secret',
-      baseUrl: 'https://api.payments.test',
-      authUrl: 'https://auth.payments.test',
-      fetch: async () => {
-        requests++;
-        throw new Error('no request may be sent');
-      },
+    const client = countingClient(() => {
+      requests++;
+      throw new Error('no request may be sent');
     });
     const error = await call(client).then(
       () => undefined,
@@ -230,13 +236,8 @@ describe('Level 3 boundaries accepted within 1 cent', () => {
     ['description of exactly 40 characters', level3({}, { description: 'x'.repeat(40) })],
   ])('%s', async (_name, l3) => {
     let requests = 0;
-    const client = new PaymentsClient({
-      clientId: 'client-id',
-      clientSecret: 'client-secret',
-      baseUrl: 'https://api.payments.test',
-      authUrl: 'https://auth.payments.test',
-      maxRetries: 0,
-      fetch: async () => {
+    const client = countingClient(
+      async () => {
         requests++;
         return new Response(
           JSON.stringify({ error: 'invalid_request', message: 'stop here', request_id: 'r' }),
@@ -246,7 +247,8 @@ describe('Level 3 boundaries accepted within 1 cent', () => {
           },
         );
       },
-    });
+      { maxRetries: 0 },
+    );
     const error = await client.orders.create(order({ level3: l3 })).catch((e: unknown) => e);
     // Validation passed: the request reached the wire (the token endpoint answered 400 first).
     expect(error).not.toBeInstanceOf(RequestValidationError);

@@ -28,7 +28,7 @@ describe('the partner-payments/webhooks entry', () => {
     const reached = [...files].map((f) => relative(root, f)).sort();
     for (const file of reached) {
       expect(file).toMatch(
-        /^src\/(webhooks\/|schemas\/|core\/(errors|base-error|local-errors)\.ts$|internal\/redact\.ts$)/,
+        /^src\/(webhooks\/|schemas\/|core\/(errors|base-error|local-errors)\.ts$|internal\/(redact|issues|request-id)\.ts$)/,
       );
     }
     expect(reached).not.toContain('src/client.ts');
