@@ -5,4 +5,4 @@
  * import { VERSION } from 'partner-payments';
  * console.log(`partner-payments ${VERSION}`);
  */
-export const VERSION = '0.1.0';
+export const VERSION = '0.2.0';
