@@ -15,6 +15,8 @@ export default defineConfig([
     platform: 'node',
     splitting: true,
     treeshake: true,
+    // import.meta.url in the CommonJS build: the msw adapter resolves msw from the package's place.
+    shims: true,
     // jose is ESM-only: bundle it so the CommonJS build needs no require(esm).
     noExternal: ['jose'],
     external: ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'],

@@ -1,7 +1,8 @@
 // Packs the package as npm would publish it, checks what the tarball holds, then installs it in a
-// scratch project and loads every entry point from CommonJS and from ESM.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// scratch project WITHOUT msw (an optional peer nobody has) and loads every entry point from
+// CommonJS and from ESM, then starts the bin and drives it over raw HTTP.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -34,9 +35,11 @@ try {
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
   run(
     npm,
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', join(scratch, packed.filename), 'msw@2'],
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', join(scratch, packed.filename)],
     scratch,
   );
+  if (existsSync(join(scratch, 'node_modules', 'msw')))
+    throw new Error('msw got installed in the scratch project: the no-msw checks would prove nothing');
 
   const cjs = `
     const assert = require('node:assert');
@@ -46,7 +49,9 @@ try {
     assert.ok(new main.RequestValidationError('x', []) instanceof main.PaymentsError);
     const testing = require('partner-payments/testing');
     assert.equal(typeof testing.createMockService, 'function');
-    console.log('cjs: ok');`;
+    const mock = testing.createMockService();
+    assert.throws(() => mock.handlers, /npm install -D msw/);
+    console.log('cjs: ok (testing loads without msw; mock.handlers says npm install -D msw)');`;
   const cjsWebhooks = `
     const assert = require('node:assert');
     const hooks = require('partner-payments/webhooks');
@@ -62,13 +67,59 @@ try {
     assert.equal(typeof PaymentsClient, 'function');
     assert.equal(typeof awaitPaymentResult, 'function');
     assert.equal(typeof verifyWebhook, 'function');
-    assert.equal(typeof createMockService, 'function');
-    console.log('esm: ok');`;
+    const mock = createMockService();
+    assert.throws(() => mock.handlers, /npm install -D msw/);
+    const server = await mock.listen();
+    const answer = await fetch(server.url + '/pos/v1/.well-known/openapi.json');
+    assert.equal(answer.status, 200);
+    await server.close();
+    console.log('esm: ok (mock.listen() serves without msw)');`;
   writeFileSync(join(scratch, 'check.cjs'), cjs);
   writeFileSync(join(scratch, 'check-webhooks.cjs'), cjsWebhooks);
   writeFileSync(join(scratch, 'check.mjs'), esm);
   for (const file of ['check.cjs', 'check-webhooks.cjs', 'check.mjs'])
     process.stdout.write(run(process.execPath, [file], scratch));
+  await checkBin(join(scratch, 'node_modules', '.bin', 'partner-payments-mock'));
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** Starts the installed bin (no msw around), mints a token and creates an order over raw HTTP. */
+async function checkBin(bin) {
+  const child = spawn(bin, ['--port', '0', '--no-auto'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const text = await new Promise((resolve, reject) => {
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('Press Ctrl+C')) resolve(out);
+      });
+      child.stderr.on('data', (chunk) => {
+        err += chunk;
+      });
+      child.once('exit', (code) => reject(new Error(`the bin exited with ${code}:\n${out}${err}`)));
+    });
+    const field = (label) => new RegExp(`${label}:\\s+(\\S+)`).exec(text)?.[1] ?? '';
+    const base = field('base URL');
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: field('client id'),
+      client_secret: field('client secret'),
+    });
+    const minted = await fetch(`${field('auth URL')}/oauth2/token`, { method: 'POST', body: form });
+    if (minted.status !== 200) throw new Error(`bin: minting a token answered ${minted.status}`);
+    const { access_token } = await minted.json();
+    const order = await fetch(`${base}/pos/v1/orders`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ location_id: field('location \\(payments enabled\\)'), total_cents: 1250 }),
+    });
+    const created = await order.json();
+    if (order.status !== 201 || created.status !== 'open')
+      throw new Error(`bin: creating an order answered ${order.status} ${JSON.stringify(created)}`);
+    console.log(`bin: ok without msw (token minted, order ${created.order_id} created over raw HTTP)`);
+  } finally {
+    child.kill('SIGTERM');
+  }
 }

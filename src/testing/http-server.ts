@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getResponse, type RequestHandler } from 'msw';
 import { redact } from '../internal/redact.js';
+import { newRequestId } from './respond.js';
 
 /**
  * A running loopback HTTP server.
  *
  * @example
- * const server = await serveHandlers(handlers);
+ * const server = await mock.listen();
  * afterAll(() => server.close());
  */
 export interface LoopbackServer {
@@ -19,10 +19,10 @@ export interface LoopbackServer {
 }
 
 /**
- * Options of {@link serveHandlers}.
+ * Options of {@link serveFetch} and `serveHandlers`.
  *
  * @example
- * const server = await serveHandlers(handlers, { port: 4010, host: '::1' });
+ * const server = await serveFetch(mock.fetch, { port: 4010, host: '::1' });
  */
 export interface ServeOptions {
   /** @default 0 (a free port) */
@@ -31,33 +31,30 @@ export interface ServeOptions {
   host?: string;
 }
 
+/** Answers one request: the mock's engine (`mock.fetch`) or any function of that shape. */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
 /**
- * Serves msw request handlers on a real loopback HTTP server, so that clients msw cannot intercept
- * (undici's own `request()`, another process) reach them. Handlers should match paths with `*`
- * (`http.get('*\/pos/v1/orders/:id', ...)`), since requests arrive at `http://127.0.0.1:<port>`.
- * A request no handler answers gets a 501, never a pass-through.
+ * Serves a fetch-shaped handler (`mock.fetch`) on a real loopback HTTP server, without msw. A
+ * network-error response (`Response.error()`) drops the connection, as a failing network would.
  *
  * @example
- * const server = await serveHandlers(mock.handlers);
- * const client = new PaymentsClient({ baseUrl: server.url, authUrl: server.url, ... });
+ * const server = await serveFetch(mock.fetch);
+ * const client = new PaymentsClient({ baseUrl: server.url, authUrl: server.url, ...mock.credentials });
  */
-export async function serveHandlers(
-  handlers: readonly RequestHandler[] | (() => readonly RequestHandler[]),
-  options: ServeOptions = {},
-): Promise<LoopbackServer> {
+export async function serveFetch(handler: FetchHandler, options: ServeOptions = {}): Promise<LoopbackServer> {
   const host = options.host ?? '127.0.0.1';
-  const current = typeof handlers === 'function' ? handlers : () => handlers;
   const server: Server = createServer((req, res) => {
-    handle(req, res, host, current).catch((error: unknown) => {
-      // msw's path matching throws a URIError on a malformed percent-escape: the caller's mistake.
-      const malformed = error instanceof URIError;
-      if (!res.headersSent) res.writeHead(malformed ? 400 : 500, { 'content-type': 'application/json' });
+    handle(req, res, host, handler).catch((error: unknown) => {
+      // The handler never throws for a request's own mistakes; this is a bug or a closed socket.
+      const requestId = newRequestId();
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
       res.end(
-        JSON.stringify({
-          error: malformed ? 'invalid_request' : 'internal_error',
-          message: redact(String(error)),
-          request_id: 'mock-adapter',
-        }),
+        JSON.stringify({ error: 'internal_error', message: redact(String(error)), request_id: requestId }),
       );
     });
   });
@@ -79,12 +76,8 @@ export async function serveHandlers(
   };
 }
 
-async function handle(
-  req: IncomingMessage,
-  res: ServerResponse,
-  host: string,
-  handlers: () => readonly RequestHandler[],
-): Promise<void> {
+/** Turns a Node request into a fetch `Request` with the URL the caller used. */
+export async function toRequest(req: IncomingMessage, host: string): Promise<Request> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers = new Headers();
@@ -94,27 +87,17 @@ async function handle(
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && chunks.length > 0;
   const urlHost = req.headers.host ?? (host.includes(':') ? `[${host}]` : host);
-  const request = new Request(`http://${urlHost}${req.url ?? '/'}`, {
+  return new Request(`http://${urlHost}${req.url ?? '/'}`, {
     method: req.method ?? 'GET',
     headers,
     body: hasBody ? Buffer.concat(chunks) : undefined,
   });
-  const response = await getResponse([...handlers()] as RequestHandler[], request);
-  if (response?.type === 'error') {
-    // A network-error response (HttpResponse.error()): drop the connection as a failing network would.
+}
+
+/** Writes a fetch `Response` to a Node response; a network error destroys the socket. */
+export async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse) {
+  if (response.type === 'error') {
     req.socket.destroy();
-    return;
-  }
-  if (!response) {
-    res.writeHead(501, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        error: 'not_implemented',
-        // The URL may carry a checkout or launch token in its query.
-        message: redact(`No handler for ${req.method} ${req.url}`),
-        request_id: 'mock-adapter',
-      }),
-    );
     return;
   }
   const outHeaders: Record<string, string | string[]> = {};
@@ -123,7 +106,18 @@ async function handle(
   });
   res.writeHead(response.status, response.statusText, outHeaders);
   if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    } catch {
+      // A body that errors half-way (a fault cutting the connection): reset it as a network would.
+      req.socket.destroy();
+      return;
+    }
   }
   res.end();
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, host: string, handler: FetchHandler) {
+  const request = await toRequest(req, host);
+  await writeResponse(await handler(request), req, res);
 }

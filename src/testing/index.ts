@@ -4,7 +4,8 @@ export { type Delivery, type DeliveryAttempt, type EventEnvelope, RETRY_SCHEDULE
 export type { FaultSpec } from './faults.js';
 export type { FixtureClient, FixturePartner, MockFixtures } from './fixtures.js';
 export { TEST_CARDS } from './hosted-page.js';
-export { type LoopbackServer, type ServeOptions, serveHandlers } from './http-server.js';
+export { type FetchHandler, type LoopbackServer, type ServeOptions, serveFetch } from './http-server.js';
+export { serveHandlers } from './msw.js';
 export type { MockProcessor } from './processor.js';
 export { MockControlError } from './respond.js';
 export { createMockService, type MockServer, type MockService, type MockWebhooks } from './service.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { http, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
 import { SCOPES } from '../schemas/common.js';
 import type { KnownEventKind } from '../schemas/events.js';
 import { TokenAuthority } from './auth.js';
@@ -15,7 +15,8 @@ import {
   seedFixtures,
   storeClient,
 } from './fixtures.js';
-import { type LoopbackServer, serveHandlers } from './http-server.js';
+import { type LoopbackServer, serveFetch } from './http-server.js';
+import { mswHandlers } from './msw.js';
 import { createProcessor, expireDuePayments, type MockProcessor } from './processor.js';
 import { MockControlError } from './respond.js';
 import { createDispatch } from './router.js';
@@ -74,7 +75,11 @@ export interface MockServer extends LoopbackServer {
  * mock.clock.advance(60_000);
  */
 export interface MockService {
-  /** msw handlers answering `*\/oauth2/token`, `*\/pos/v1/*` and `*\/admin/v1/*` on any origin. */
+  /**
+   * msw handlers answering `*\/oauth2/token`, `*\/pos/v1/*` and `*\/admin/v1/*` on any origin: a thin
+   * adapter over {@link MockService.fetch}. Only this needs msw (an optional peer); reading it without
+   * msw installed throws an error that says `npm install -D msw`.
+   */
   readonly handlers: RequestHandler[];
   readonly clock: MockClock;
   readonly fixtures: MockFixtures;
@@ -101,7 +106,7 @@ export interface MockService {
   issueUserToken(input: { partnerId: string; userId?: string }): Promise<string>;
   /** While on, every request answers 503 `service_unavailable`. */
   setMaintenance(on: boolean): void;
-  /** Answers one request directly (what the handlers do), without msw. */
+  /** The engine: answers one request directly, without msw (the handlers and `listen()` call it). */
   fetch(request: Request): Promise<Response>;
   /** Serves the mock on a real HTTP server on 127.0.0.1. */
   listen(options?: { port?: number; host?: string }): Promise<MockServer>;
@@ -150,14 +155,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const ticker = options.clock?.realTime ? setInterval(tick, 1000).unref() : null;
   const routes = buildRoutes(core, processor);
   const dispatch = createDispatch(core, routes, faults, tick);
-  const resolver = ({ request }: { request: Request }) => dispatch(request);
-  const handlers = [
-    http.all('*/oauth2/token', resolver),
-    http.all('*/pos/v1/*', resolver),
-    http.all('*/admin/v1/*', resolver),
-  ];
+  let handlers: RequestHandler[] | undefined;
   const mock: MockService = {
-    handlers,
+    get handlers() {
+      handlers ??= mswHandlers(dispatch);
+      return handlers;
+    },
     clock,
     get fixtures() {
       return fixtures;
@@ -219,7 +222,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     fetch: (request) => dispatch(request),
     async listen(listenOptions = {}) {
-      const server = await serveHandlers(handlers, listenOptions);
+      const server = await serveFetch(dispatch, listenOptions);
       return { ...server, baseUrl: server.url, authUrl: server.url };
     },
     reset() {

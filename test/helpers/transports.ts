@@ -34,7 +34,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import type { PaymentsClientOptions } from '../../src/core/options.js';
-import { type LoopbackServer, serveHandlers } from '../../src/testing/http-server.js';
+import type { LoopbackServer } from '../../src/testing/http-server.js';
+import { serveHandlers } from '../../src/testing/msw.js';
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, tokenEndpoint } from './handlers.js';
 
 export { TEST_CLIENT_ID, TEST_CLIENT_SECRET };
