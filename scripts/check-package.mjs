@@ -7,6 +7,21 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
+/** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
+const EVENT = {
+  v: 1,
+  event_id: 'evt_pack',
+  event_kind: 'payment.approved',
+  occurred_at: '2026-05-12T10:15:30Z',
+  partner_id: '3f6c2a1e-9b7d-4c58-a2e4-7d1f0c9b8e21',
+  resource: {
+    payment_id: 'b3a1f2c4-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+    order_id: '9e8d7c6b-5a49-4382-b716-0f1e2d3c4b5a',
+    status: 'approved',
+    amount_cents: 100,
+    method: 'card',
+  },
+};
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const scratch = mkdtempSync(join(tmpdir(), 'partner-payments-pack-'));
 const run = (cmd, args, cwd) =>
@@ -56,9 +71,37 @@ try {
     const assert = require('node:assert');
     const hooks = require('partner-payments/webhooks');
     assert.equal(typeof hooks.verifyWebhook, 'function');
-    const undici = Object.keys(require.cache).filter((k) => k.includes('/undici/'));
-    assert.deepEqual(undici, [], 'the webhooks entry must not load undici');
-    console.log('cjs webhooks: ok, no undici loaded');`;
+    assert.equal(typeof hooks.createWebhookHandler, 'function');
+    const loaded = (name) => Object.keys(require.cache).filter((k) => k.includes('/node_modules/' + name + '/'));
+    assert.deepEqual(loaded('undici'), [], 'the webhooks entry must not load undici');
+    assert.deepEqual(loaded('zod'), [], 'the webhooks entry must not load zod');
+    const { body, signature } = hooks.signWebhookPayload(${JSON.stringify(EVENT)}, 'whsec_pack');
+    assert.equal(hooks.verifyWebhook(body, signature, 'whsec_pack').event_id, 'evt_pack');
+    assert.deepEqual(loaded('zod'), [], 'verifying must not load zod');
+    require('zod'); // the positive control: a loaded zod is seen
+    assert.notDeepEqual(loaded('zod'), []);
+    console.log('cjs webhooks: ok, neither undici nor zod loaded');`;
+  // ESM: a resolve hook refuses zod, undici and node:crypto/node:buffer imports while the entry loads
+  // and verifies; node:crypto is then reached only through process.getBuiltinModule, on first use.
+  const hooks = `
+    const forbidden = /^(zod|undici)(\\/|$)|^(node:)?(crypto|buffer)$/;
+    export async function resolve(specifier, context, next) {
+      if (forbidden.test(specifier)) throw new Error('the webhooks entry imported ' + specifier);
+      return next(specifier, context);
+    }`;
+  const esmWebhooks = `
+    import assert from 'node:assert';
+    import { register } from 'node:module';
+    register('./forbid-hooks.mjs', import.meta.url);
+    const hooks = await import('partner-payments/webhooks');
+    const { body, signature } = hooks.signWebhookPayload(${JSON.stringify(EVENT)}, 'whsec_pack');
+    assert.equal(hooks.verifyWebhook(body, signature, 'whsec_pack').event_id, 'evt_pack');
+    assert.equal((await hooks.verifyWebhookAsync(body, signature, 'whsec_pack')).event_id, 'evt_pack');
+    const handler = hooks.createWebhookHandler({ secret: 'whsec_pack', on: { 'payment.approved': () => {} } });
+    const request = new Request('http://127.0.0.1/', { method: 'POST', headers: { 'x-service-signature': signature }, body });
+    assert.equal((await handler.fetch(request)).status, 200);
+    await assert.rejects(import('zod'), /imported zod/); // the positive control: the hook is in force
+    console.log('esm webhooks: ok, no zod, undici or node:crypto import');`;
   const esm = `
     import assert from 'node:assert';
     import { PaymentsClient, awaitPaymentResult } from 'partner-payments';
@@ -77,7 +120,9 @@ try {
   writeFileSync(join(scratch, 'check.cjs'), cjs);
   writeFileSync(join(scratch, 'check-webhooks.cjs'), cjsWebhooks);
   writeFileSync(join(scratch, 'check.mjs'), esm);
-  for (const file of ['check.cjs', 'check-webhooks.cjs', 'check.mjs'])
+  writeFileSync(join(scratch, 'forbid-hooks.mjs'), hooks);
+  writeFileSync(join(scratch, 'check-webhooks.mjs'), esmWebhooks);
+  for (const file of ['check.cjs', 'check-webhooks.cjs', 'check.mjs', 'check-webhooks.mjs'])
     process.stdout.write(run(process.execPath, [file], scratch));
   await checkBin(join(scratch, 'node_modules', '.bin', 'partner-payments-mock'));
 } finally {

@@ -58,12 +58,14 @@ export type {
 export type * from './webhooks/index.js';
 export {
   createDeduplicator,
+  createWebhookHandler,
   DEFAULT_DEDUPE_TTL_MS,
   EVENT_KINDS,
   MemoryDedupeStore,
   SIGNATURE_HEADER,
   signWebhookPayload,
   verifyWebhook,
+  verifyWebhookAsync,
   verifyWebhookRequest,
   webhookSignatureHeader,
 } from './webhooks/index.js';

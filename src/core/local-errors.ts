@@ -44,7 +44,11 @@ export type WebhookVerificationReason =
   | 'signature_mismatch'
   | 'body_not_raw'
   | 'missing_secret'
-  | 'invalid_payload';
+  | 'invalid_payload'
+  /** Signed, but an envelope version (`v`) other than the 1 this SDK reads. */
+  | 'unsupported_version'
+  /** Signed, but its `occurred_at` is older than the `maxAgeMs` the receiver set. */
+  | 'event_too_old';
 
 /**
  * A webhook delivery failed verification: answer 400 and do not act on it.

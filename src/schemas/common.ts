@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UUID_MESSAGE, UUID_PATTERN } from '../internal/uuid.js';
 
 /**
  * An open string union: autocomplete offers the known values, and a value the SDK does not know yet
@@ -19,10 +20,7 @@ export function openEnum<const T extends readonly [string, ...string[]]>(
   return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<Open<T[number]>>;
 }
 
-/** 8-4-4-4-12 hexadecimal digits: the form of every identifier of the service. */
-export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-/** The message of a malformed identifier, in a body or in a path argument. */
-export const UUID_MESSAGE = 'must be a UUID (8-4-4-4-12 hexadecimal digits)';
+export { UUID_MESSAGE, UUID_PATTERN };
 
 /**
  * A UUID as the service writes its identifiers (8-4-4-4-12 hexadecimal digits). Used for path

@@ -1,29 +1,17 @@
 import { z } from 'zod';
-import { type Open, openEnum, timestamp } from './common.js';
+import { type Open, openEnum, uuid } from './common.js';
+import {
+  ENVELOPE_VERSION,
+  EVENT_KINDS,
+  ISO_TIMESTAMP_MESSAGE,
+  ISO_TIMESTAMP_PATTERN,
+  type KnownEventKind,
+} from './event-envelope.js';
 import { PaymentStatus } from './payments.js';
 
-/**
- * Every event kind of the service (section 6.2). `payment.failed` is named by the service's text, not delivered.
- *
- * @example
- * const known = (EVENT_KINDS as readonly string[]).includes(event.event_kind);
- */
-export const EVENT_KINDS = [
-  'payment.approved',
-  'payment.refunded',
-  'payment.voided',
-  'payment.cancelled',
-  'payment.expired',
-  'payment.reversal_settled',
-  'payment.reversal_failed',
-] as const;
-/**
- * An event kind this SDK version knows.
- *
- * @example
- * const handled: KnownEventKind[] = ['payment.approved', 'payment.refunded'];
- */
-export type KnownEventKind = (typeof EVENT_KINDS)[number];
+export type { KnownEventKind } from './event-envelope.js';
+export { EVENT_KINDS } from './event-envelope.js';
+
 /**
  * The `event_kind` of a delivery: a known kind, or one added after this SDK version.
  *
@@ -40,8 +28,8 @@ export type EventKind = Open<KnownEventKind>;
  * const { order_id, status, amount_cents }: EventResource = event.resource;
  */
 export const EventResource = z.looseObject({
-  payment_id: z.string(),
-  order_id: z.string(),
+  payment_id: uuid,
+  order_id: uuid,
   status: PaymentStatus,
   amount_cents: z.number(),
   method: z.string(),
@@ -49,14 +37,17 @@ export const EventResource = z.looseObject({
 });
 export type EventResource = z.infer<typeof EventResource>;
 
-/** The fields every event carries besides its kind (section 6.3). */
+/**
+ * The fields every event carries besides its kind (section 6.3). The light webhooks entry checks the
+ * same rules by hand (src/webhooks/envelope.ts); a property test holds the two equal.
+ */
 const envelopeFields = {
-  /** Envelope version. */
-  v: z.int(),
+  /** Envelope version: 1 (another version is refused with reason `unsupported_version`). */
+  v: z.literal(ENVELOPE_VERSION),
   /** Stable across retries: de-duplicate on it. */
   event_id: z.string().min(1),
-  occurred_at: timestamp,
-  partner_id: z.string(),
+  occurred_at: z.string().regex(ISO_TIMESTAMP_PATTERN, { error: ISO_TIMESTAMP_MESSAGE }),
+  partner_id: uuid,
   resource: EventResource,
 };
 

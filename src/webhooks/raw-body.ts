@@ -1,16 +1,17 @@
 import { WebhookVerificationError } from '../core/errors.js';
 
 /**
- * The exact bytes of a webhook request body. A string is taken as its UTF-8 encoding, which is what
- * the service signed as long as the framework decoded the body as UTF-8 and changed nothing else.
+ * The exact bytes of a webhook request body: a `Buffer`, `Uint8Array` (or any other typed array or
+ * `DataView`, read as its bytes), an `ArrayBuffer`, or a string, taken as its UTF-8 encoding (what the
+ * service signed, as long as the framework decoded the body as UTF-8 and changed nothing else).
  *
  * @example
  * const rawBody: WebhookRawBody = req.body; // a Buffer, with express.raw({ type: 'application/json' })
  */
-export type WebhookRawBody = string | Buffer | Uint8Array | ArrayBuffer;
+export type WebhookRawBody = string | Uint8Array | ArrayBuffer | ArrayBufferView;
 
 /** How to keep the raw body in each common framework: the one message every refusal carries. */
-const RAW_BODY_HELP =
+export const RAW_BODY_HELP =
   'Pass the raw request body (a Buffer, Uint8Array or string of the exact bytes received), read before any JSON parsing:\n' +
   "  - Express: app.post('/webhooks', express.raw({ type: 'application/json' }), handler), then req.body is a Buffer\n" +
   "  - Fastify: app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => done(null, body))\n" +
@@ -18,26 +19,54 @@ const RAW_BODY_HELP =
   "  - node:http: collect the chunks (req.on('data', c => chunks.push(c))) and use Buffer.concat(chunks)";
 
 function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'object') return `a parsed ${Array.isArray(value) ? 'array' : 'object'}`;
-  return `a ${typeof value}`;
+  if (value === null || value === undefined) return String(value);
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  try {
+    return `a parsed ${Array.isArray(value) ? 'array' : 'object'}`;
+  } catch {
+    return 'a revoked proxy';
+  }
+}
+
+/** The bytes of a view or buffer; shared memory is copied so that no other thread changes them midway. */
+function bytesOf(value: object): Uint8Array | undefined {
+  if (ArrayBuffer.isView(value)) {
+    const { buffer, byteOffset, byteLength } = value;
+    if (!(buffer instanceof ArrayBuffer)) return new Uint8Array(buffer, byteOffset, byteLength).slice();
+    // A view of a detached buffer reads as empty; constructing one over it throws, which tells them apart.
+    if (byteLength === 0) new Uint8Array(buffer, byteOffset, 0);
+    return value instanceof Uint8Array ? value : new Uint8Array(buffer, byteOffset, byteLength);
+  }
+  // The tag check also accepts an ArrayBuffer from another realm (a worker, a vm context).
+  const tag = Object.prototype.toString.call(value);
+  if (tag === '[object ArrayBuffer]') return new Uint8Array(value as ArrayBuffer);
+  if (tag === '[object SharedArrayBuffer]') return new Uint8Array(value as SharedArrayBuffer).slice();
+  return undefined;
 }
 
 /**
- * The bytes of `rawBody`, or `body_not_raw` when it is anything else. A parsed object cannot be
- * verified: serialising it again does not give back the bytes the service signed (key order, spacing,
- * number formatting and unicode escapes may all differ), so it is refused rather than guessed at.
+ * The body to verify: a string as it is (hashed as UTF-8, parsed without a round trip), bytes as a
+ * `Uint8Array`. Anything else is `body_not_raw`: a parsed object cannot be verified, since serialising
+ * it again does not give back the bytes the service signed (key order, spacing, number formatting and
+ * unicode escapes may all differ), so it is refused rather than guessed at. A buffer that cannot be
+ * read (detached, transferred to a worker) is refused the same way, never with a bare `TypeError`.
  */
-export function toBodyBytes(rawBody: unknown): Uint8Array {
-  if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
-  if (rawBody instanceof Uint8Array) return rawBody;
-  // The tag check also accepts an ArrayBuffer from another realm (a worker, a vm context).
-  if (rawBody instanceof ArrayBuffer || Object.prototype.toString.call(rawBody) === '[object ArrayBuffer]') {
-    return new Uint8Array(rawBody as ArrayBuffer);
+export function toBody(rawBody: unknown): string | Uint8Array {
+  if (typeof rawBody === 'string') return rawBody;
+  let bytes: Uint8Array | undefined;
+  if (typeof rawBody === 'object' && rawBody !== null) {
+    try {
+      bytes = bytesOf(rawBody);
+    } catch (cause) {
+      throw new WebhookVerificationError(
+        'body_not_raw',
+        'The webhook body cannot be read: a detached buffer (transferred to a worker or resized away), ' +
+          'or an object whose properties throw. Pass the bytes as received.',
+        { cause },
+      );
+    }
   }
-  if (ArrayBuffer.isView(rawBody))
-    return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  if (bytes) return bytes;
   throw new WebhookVerificationError(
     'body_not_raw',
     `The webhook body is ${describe(rawBody)}, not the raw bytes the signature covers. ` +

@@ -1,5 +1,5 @@
 import { WebhookVerificationError } from '../core/errors.js';
-import { toBodyBytes } from './raw-body.js';
+import { toBody } from './raw-body.js';
 import { hmacHex, normalizeSecrets, SIGNATURE_PREFIX } from './signature.js';
 
 /**
@@ -33,7 +33,7 @@ function singleSecret(secret: string): string {
  * // 'hmac-sha256=5d1f...'
  */
 export function webhookSignatureHeader(body: string | Uint8Array, secret: string): string {
-  return SIGNATURE_PREFIX + hmacHex(toBodyBytes(body), singleSecret(secret));
+  return SIGNATURE_PREFIX + hmacHex(toBody(body), singleSecret(secret));
 }
 
 /**

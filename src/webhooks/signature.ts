@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { WebhookVerificationError } from '../core/errors.js';
+import { PaymentsError, WebhookVerificationError } from '../core/errors.js';
+import { type NodeApis, nodeApis } from './runtime.js';
 
 /**
  * The name of the header every delivery carries (spec 6.4), lower-cased as Node.js presents it.
@@ -38,22 +38,44 @@ export type SignatureHeaderValue = string | readonly string[] | null | undefined
  */
 export type WebhookSecret = string | readonly (string | undefined)[];
 
+/** `node:crypto`, or a {@link PaymentsError} naming the asynchronous alternative. */
+export function requireNode(what: string): NodeApis {
+  const apis = nodeApis();
+  if (apis) return apis;
+  throw new PaymentsError(
+    `${what} needs node:crypto, which this runtime does not have (Cloudflare Workers without nodejs_compat, ` +
+      'Vercel Edge, a browser). Use verifyWebhookAsync or createWebhookHandler, which run on Web Crypto.',
+  );
+}
+
 /** The hex HMAC-SHA256 of `body` keyed with `secret` (the secret's UTF-8 bytes are the key). */
-export function hmacHex(body: Uint8Array, secret: string): string {
-  return createHmac('sha256', secret).update(body).digest('hex');
+export function hmacHex(body: string | Uint8Array, secret: string): string {
+  return requireNode('Signing a webhook payload')
+    .crypto.createHmac('sha256', secret)
+    .update(body)
+    .digest('hex');
+}
+
+function noSecret(cause?: unknown): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'missing_secret',
+    'No webhook signing secret was given (an empty string, an empty list, or an unset environment variable). ' +
+      'Pass the signing secret shown once when the endpoint was registered.',
+    { cause },
+  );
 }
 
 /** The usable secrets, or `missing_secret` when none is a non-empty string. */
 export function normalizeSecrets(secret: unknown): string[] {
-  const list = Array.isArray(secret) ? secret : [secret];
-  const usable = list.filter((s): s is string => typeof s === 'string' && s.length > 0);
-  if (usable.length === 0) {
-    throw new WebhookVerificationError(
-      'missing_secret',
-      'No webhook signing secret was given (an empty string, an empty list, or an unset environment variable). ' +
-        'Pass the signing secret shown once when the endpoint was registered.',
-    );
+  if (typeof secret === 'string' && secret.length > 0) return [secret];
+  let usable: string[];
+  try {
+    const list: unknown[] = Array.isArray(secret) ? [...secret] : [secret];
+    usable = list.filter((s): s is string => typeof s === 'string' && s.length > 0);
+  } catch (cause) {
+    throw noSecret(cause); // a list whose items or iterator throw
   }
+  if (usable.length === 0) throw noSecret();
   return usable;
 }
 
@@ -75,20 +97,31 @@ export function describeMalformed(value: string): string | undefined {
   return undefined;
 }
 
+const malformed = (message: string, cause?: unknown) =>
+  new WebhookVerificationError('malformed_signature', message, { cause });
+
+function headerValue(header: unknown): unknown {
+  if (!Array.isArray(header)) return header;
+  if (header.length > 1) {
+    throw malformed(
+      `The request carries ${header.length} X-Service-Signature headers; the service sends exactly one.`,
+    );
+  }
+  return header[0];
+}
+
 /**
- * Reads the header into the 32 digest bytes it carries. Format and length are checked before any
- * decoding, so the later `timingSafeEqual` always compares two 32-byte buffers.
+ * The 64 lowercase hex digits of the header, checked for form and length before anything is decoded,
+ * so that the comparison always has two 32-byte digests. Whatever the value (an array, a number, a
+ * huge string, a proxy whose reads throw), the outcome is the digits or a {@link WebhookVerificationError}.
  */
-export function parseSignatureHeader(header: SignatureHeaderValue): Buffer {
-  let value: unknown = header;
-  if (Array.isArray(header)) {
-    if (header.length > 1) {
-      throw new WebhookVerificationError(
-        'malformed_signature',
-        `The request carries ${header.length} X-Service-Signature headers; the service sends exactly one.`,
-      );
-    }
-    value = header[0];
+export function parseSignatureHeader(header: unknown): string {
+  let value: unknown;
+  try {
+    value = headerValue(header);
+  } catch (err) {
+    if (err instanceof WebhookVerificationError) throw err;
+    throw malformed('The X-Service-Signature header value could not be read.', err);
   }
   if (value === undefined || value === null || value === '') {
     throw new WebhookVerificationError(
@@ -98,53 +131,39 @@ export function parseSignatureHeader(header: SignatureHeaderValue): Buffer {
     );
   }
   if (typeof value !== 'string') {
-    throw new WebhookVerificationError(
-      'malformed_signature',
-      `The X-Service-Signature header must be a string, not ${typeof value}.`,
-    );
+    throw malformed(`The X-Service-Signature header must be a string, not ${typeof value}.`);
   }
   // One pattern test on the common path; the detailed diagnosis only when it fails.
   if (!WELL_FORMED.test(value)) {
-    throw new WebhookVerificationError(
-      'malformed_signature',
-      describeMalformed(value) ?? 'The X-Service-Signature header is malformed.',
-    );
+    throw malformed(describeMalformed(value) ?? 'The X-Service-Signature header is malformed.');
   }
-  return Buffer.from(value.slice(SIGNATURE_PREFIX.length), 'hex');
+  return value.slice(SIGNATURE_PREFIX.length);
+}
+
+/** The refusal of a well-formed signature that no secret produced. */
+export function signatureMismatch(secretCount: number): WebhookVerificationError {
+  const tried = secretCount === 1 ? 'the signing secret' : `any of the ${secretCount} signing secrets`;
+  return new WebhookVerificationError(
+    'signature_mismatch',
+    `The X-Service-Signature does not match the body under ${tried}. Check that the secret belongs to this ` +
+      'endpoint, and that the body is the exact bytes received: a body parsed and serialised again ' +
+      '(JSON.stringify(req.body)) differs from what was signed.',
+  );
 }
 
 /**
- * Whether `expected` (32 bytes) is the HMAC of `body` under one of `secrets`. Every secret is tried
- * (no early exit) so the time taken does not reveal which one matched.
+ * Whether `hex` is the HMAC of `body` under one of `secrets`, with node:crypto. Every secret is tried
+ * (no early exit) and each comparison is `timingSafeEqual` of two 32-byte digests, so the time taken
+ * reveals neither how much of the signature matched nor which secret did.
  */
-function matchesAnySecret(body: Uint8Array, expected: Buffer, secrets: readonly string[]): boolean {
+export function matchesSync(body: string | Uint8Array, hex: string, secrets: readonly string[]): boolean {
+  const { crypto, buffer } = requireNode('verifyWebhook');
+  const expected = buffer.Buffer.from(hex, 'hex');
   let matched = false;
   for (const secret of secrets) {
-    const actual = createHmac('sha256', secret).update(body).digest();
-    // Both are 32 bytes by construction (parseSignatureHeader checked the length): never a throw here.
-    if (timingSafeEqual(actual, expected)) matched = true;
+    if (crypto.timingSafeEqual(crypto.createHmac('sha256', secret).update(body).digest(), expected)) {
+      matched = true;
+    }
   }
   return matched;
-}
-
-/**
- * Checks the signature of `body`, throwing a {@link WebhookVerificationError} with the reason when it
- * does not hold. The message never contains the secret or the signature.
- */
-export function assertSignature(
-  body: Uint8Array,
-  header: SignatureHeaderValue,
-  secrets: readonly string[],
-): void {
-  const expected = parseSignatureHeader(header);
-  if (!matchesAnySecret(body, expected, secrets)) {
-    const tried =
-      secrets.length === 1 ? 'the signing secret' : `any of the ${secrets.length} signing secrets`;
-    throw new WebhookVerificationError(
-      'signature_mismatch',
-      `The X-Service-Signature does not match the body under ${tried}. Check that the secret belongs to this ` +
-        'endpoint, and that the body is the exact bytes received: a body parsed and serialised again ' +
-        '(JSON.stringify(req.body)) differs from what was signed.',
-    );
-  }
 }

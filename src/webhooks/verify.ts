@@ -1,59 +1,40 @@
-import { isUtf8 } from 'node:buffer';
 import { WebhookVerificationError } from '../core/errors.js';
-import { issueLine } from '../internal/issues.js';
-import { type WebhookEvent, WebhookEventEnvelope } from '../schemas/events.js';
-import { toBodyBytes, type WebhookRawBody } from './raw-body.js';
+import type { WebhookEvent } from '../schemas/events.js';
+import { maxAgeOf, parseEvent, type VerifyWebhookOptions } from './parse.js';
+import { toBody, type WebhookRawBody } from './raw-body.js';
+import { nodeApis, utf8Bytes } from './runtime.js';
 import {
-  assertSignature,
+  matchesSync,
   normalizeSecrets,
+  parseSignatureHeader,
   SIGNATURE_HEADER,
   type SignatureHeaderValue,
+  signatureMismatch,
   type WebhookSecret,
 } from './signature.js';
-
-/** Parses verified bytes as the event envelope of spec 6.3, or throws `invalid_payload`. */
-function parseEvent(body: Uint8Array): WebhookEvent {
-  let json: unknown;
-  try {
-    const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    if (!isUtf8(bytes)) throw new TypeError('not UTF-8');
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch (cause) {
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      'The webhook body is correctly signed but is not UTF-8 JSON.',
-      { cause },
-    );
-  }
-  const result = WebhookEventEnvelope.safeParse(json);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => `  - ${issueLine(i, '(body)')}`);
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      `The webhook body is correctly signed but is not an event envelope:\n${issues.join('\n')}`,
-    );
-  }
-  // The schema checks the envelope; the kind stays open, which is what the union's last member says.
-  return result.data as WebhookEvent;
-}
+import { matchesAsync } from './subtle.js';
 
 /**
- * Verifies a webhook delivery and returns its event. Synchronous: it needs only the raw body, the
- * `X-Service-Signature` header and your signing secret(s).
+ * Verifies a webhook delivery and returns its event. Synchronous (HMAC from `node:crypto`, so Node.js,
+ * Bun, Deno and Workers with `nodejs_compat`; elsewhere use {@link verifyWebhookAsync}): it needs only
+ * the raw body, the `X-Service-Signature` header and your signing secret(s).
  *
  * The signature is `hmac-sha256=` + the lowercase hex HMAC-SHA256 of the exact body bytes, compared in
  * constant time. During a secret rotation pass both secrets: a delivery signed with either verifies.
  *
- * Throws {@link WebhookVerificationError} (answer 400 and do nothing) with `reason`:
- * `missing_secret`, `body_not_raw` (a parsed object was passed), `missing_signature`,
- * `malformed_signature`, `signature_mismatch` or `invalid_payload` (signed, but not an event envelope).
- * A body that a framework parsed and serialised again as a string cannot be told apart from the
- * original; it simply fails with `signature_mismatch`, since its bytes differ from what was signed.
+ * Whatever the arguments, it returns an event or throws {@link WebhookVerificationError} (answer 400
+ * and do nothing) with `reason`: `missing_secret`, `body_not_raw` (a parsed object, or a buffer that
+ * cannot be read), `missing_signature`, `malformed_signature`, `signature_mismatch`, `invalid_payload`
+ * (signed, but not an event envelope of spec 6.3), `unsupported_version` (signed, but an envelope
+ * version other than 1) or `event_too_old` (with `maxAgeMs`). A body that a framework parsed and
+ * serialised again as a string cannot be told apart from the original; it simply fails with
+ * `signature_mismatch`, since its bytes differ from what was signed.
  *
  * @param rawBody The exact bytes received: a `Buffer`, `Uint8Array`, `ArrayBuffer` or string.
  * @param signatureHeader The `X-Service-Signature` header value (`req.headers['x-service-signature']`
  *   or `request.headers.get('x-service-signature')`).
  * @param secret The endpoint's signing secret, or a list of them during a rotation.
+ * @param options `maxAgeMs`: refuse events older than this (off by default; see {@link VerifyWebhookOptions}).
  * @returns The event, typed as a union discriminated by `event_kind` (open for kinds added later).
  *
  * @example
@@ -76,11 +57,60 @@ export function verifyWebhook(
   rawBody: WebhookRawBody,
   signatureHeader: SignatureHeaderValue,
   secret: WebhookSecret,
+  options?: VerifyWebhookOptions,
 ): WebhookEvent {
+  const maxAgeMs = maxAgeOf(options);
   const secrets = normalizeSecrets(secret);
-  const body = toBodyBytes(rawBody);
-  assertSignature(body, signatureHeader, secrets);
-  return parseEvent(body);
+  const body = toBody(rawBody);
+  const hex = parseSignatureHeader(signatureHeader);
+  if (!matchesSync(body, hex, secrets)) throw signatureMismatch(secrets.length);
+  return parseEvent(body, maxAgeMs);
+}
+
+/**
+ * Verifies a webhook delivery on Web Crypto (`crypto.subtle`), for runtimes without `node:crypto`:
+ * Cloudflare Workers without `nodejs_compat`, Vercel Edge, Deno Deploy, browsers in tests. The same
+ * arguments, checks, results and error reasons as {@link verifyWebhook}; the HMAC is checked with
+ * `crypto.subtle.verify`, which compares in constant time. The promise resolves to the event or
+ * rejects with a {@link WebhookVerificationError}, whatever the arguments.
+ *
+ * @param rawBody The exact bytes received (`await request.arrayBuffer()`) or their text (`await request.text()`).
+ * @param signatureHeader `request.headers.get('x-service-signature')`.
+ * @param secret The endpoint's signing secret, or a list of them during a rotation.
+ * @param options `maxAgeMs`: refuse events older than this (off by default; see {@link VerifyWebhookOptions}).
+ *
+ * @example
+ * import { verifyWebhookAsync, WebhookVerificationError } from 'partner-payments/webhooks';
+ *
+ * export default {
+ *   async fetch(request: Request, env: { PAYMENTS_WEBHOOK_SECRET: string }) {
+ *     try {
+ *       const body = await request.arrayBuffer();
+ *       const event = await verifyWebhookAsync(body, request.headers.get('x-service-signature'), env.PAYMENTS_WEBHOOK_SECRET);
+ *       console.log(event.event_kind);
+ *       return new Response(null, { status: 200 });
+ *     } catch (err) {
+ *       if (err instanceof WebhookVerificationError) return new Response(err.reason, { status: 400 });
+ *       throw err;
+ *     }
+ *   },
+ * };
+ */
+export async function verifyWebhookAsync(
+  rawBody: WebhookRawBody,
+  signatureHeader: SignatureHeaderValue,
+  secret: WebhookSecret,
+  options?: VerifyWebhookOptions,
+): Promise<WebhookEvent> {
+  const maxAgeMs = maxAgeOf(options);
+  const secrets = normalizeSecrets(secret);
+  const body = toBody(rawBody);
+  const hex = parseSignatureHeader(signatureHeader);
+  // A private copy of the bytes: the caller's buffer may change while the digests are computed, and
+  // the bytes parsed must be the bytes verified.
+  const bytes = typeof body === 'string' ? utf8Bytes(body) : new Uint8Array(body);
+  if (!(await matchesAsync(bytes, hex, secrets))) throw signatureMismatch(secrets.length);
+  return parseEvent(typeof body === 'string' ? body : bytes, maxAgeMs);
 }
 
 /**
@@ -99,11 +129,44 @@ export interface WebhookRequestLike {
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
+const notRequest = (cause?: unknown) =>
+  new WebhookVerificationError(
+    'body_not_raw',
+    'verifyWebhookRequest takes a fetch Request. For a Node.js request (node:http, Express, Fastify) call ' +
+      "verifyWebhook(rawBody, req.headers['x-service-signature'], secret) with the raw body.",
+    { cause },
+  );
+
+/** The signature header and the body of a fetch Request, or `body_not_raw` when it cannot give them. */
+async function readRequest(request: WebhookRequestLike): Promise<{ header: unknown; body: ArrayBuffer }> {
+  let header: unknown;
+  try {
+    if (typeof request?.headers?.get !== 'function' || typeof request.arrayBuffer !== 'function') {
+      throw notRequest();
+    }
+    if (request.bodyUsed) {
+      throw new WebhookVerificationError(
+        'body_not_raw',
+        'The request body was already read (request.json() or request.text() ran first). Call verifyWebhookRequest ' +
+          'before anything else reads the body, or pass request.clone().',
+      );
+    }
+    header = request.headers.get(SIGNATURE_HEADER);
+  } catch (err) {
+    throw err instanceof WebhookVerificationError ? err : notRequest(err);
+  }
+  try {
+    return { header, body: await request.arrayBuffer() };
+  } catch (cause) {
+    throw new WebhookVerificationError('body_not_raw', 'The request body could not be read.', { cause });
+  }
+}
+
 /**
  * Verifies a fetch-style `Request` (Next.js App Router route handlers, Hono, Cloudflare Workers, Deno,
- * Bun): reads its raw body with `arrayBuffer()` and verifies it like {@link verifyWebhook}. Call it
- * before anything else reads the body (`request.json()` consumes it); it throws `body_not_raw` when the
- * body was already read.
+ * Bun): reads its raw body with `arrayBuffer()` and verifies it like {@link verifyWebhook} (or
+ * {@link verifyWebhookAsync} where `node:crypto` is missing). Call it before anything else reads the
+ * body (`request.json()` consumes it); it rejects with `body_not_raw` when the body was already read.
  *
  * @example
  * // app/api/webhooks/payments/route.ts
@@ -123,29 +186,11 @@ export interface WebhookRequestLike {
 export async function verifyWebhookRequest(
   request: WebhookRequestLike,
   secret: WebhookSecret,
+  options?: VerifyWebhookOptions,
 ): Promise<WebhookEvent> {
   const secrets = normalizeSecrets(secret);
-  if (typeof request?.headers?.get !== 'function' || typeof request.arrayBuffer !== 'function') {
-    throw new WebhookVerificationError(
-      'body_not_raw',
-      'verifyWebhookRequest takes a fetch Request. For a Node.js request (node:http, Express, Fastify) call ' +
-        "verifyWebhook(rawBody, req.headers['x-service-signature'], secret) with the raw body.",
-    );
-  }
-  if (request.bodyUsed) {
-    throw new WebhookVerificationError(
-      'body_not_raw',
-      'The request body was already read (request.json() or request.text() ran first). Call verifyWebhookRequest ' +
-        'before anything else reads the body, or pass request.clone().',
-    );
-  }
-  let buffer: ArrayBuffer;
-  try {
-    buffer = await request.arrayBuffer();
-  } catch (cause) {
-    throw new WebhookVerificationError('body_not_raw', 'The request body could not be read.', { cause });
-  }
-  const body = new Uint8Array(buffer);
-  assertSignature(body, request.headers.get(SIGNATURE_HEADER), secrets);
-  return parseEvent(body);
+  const { header, body } = await readRequest(request);
+  const signature = header as SignatureHeaderValue;
+  if (nodeApis()) return verifyWebhook(body, signature, secrets, options);
+  return verifyWebhookAsync(body, signature, secrets, options);
 }

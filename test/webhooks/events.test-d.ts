@@ -65,7 +65,7 @@ describe('WebhookEvent', () => {
   });
 
   it('types every field of the envelope (none collapses to unknown)', () => {
-    expectTypeOf(event.v).toEqualTypeOf<number>();
+    expectTypeOf(event.v).toEqualTypeOf<1>(); // spec 6.3: version 1; another is refused
     expectTypeOf(event.event_id).toEqualTypeOf<string>();
     expectTypeOf(event.occurred_at).toEqualTypeOf<string>();
     expectTypeOf(event.partner_id).toEqualTypeOf<string>();

@@ -11,10 +11,16 @@ const secretArb = fc.string({ unit: 'binary', minLength: 1, maxLength: 80 });
 const bodyArb = fc.uint8Array({ maxLength: 2048 });
 
 const envelopeArb = fc.record({
-  v: fc.integer({ min: 1, max: 3 }),
+  v: fc.constant(1),
   event_id: fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }),
   event_kind: fc.oneof(fc.constantFrom(...EVENT_KINDS), fc.string({ maxLength: 30 })),
-  occurred_at: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+  occurred_at: fc
+    .date({
+      min: new Date('1970-01-01T00:00:00Z'),
+      max: new Date('2999-12-31T23:59:59Z'),
+      noInvalidDate: true,
+    })
+    .map((d) => d.toISOString()),
   partner_id: fc.uuid(),
   resource: fc.record({
     payment_id: fc.uuid(),
@@ -106,7 +112,13 @@ describe('signature properties (fast-check)', () => {
       event_kind: 'payment.approved',
       occurred_at: '2026-05-12T10:00:00Z',
       partner_id: '3f6c2a1e-9b7d-4c58-a2e4-7d1f0c9b8e21',
-      resource: { payment_id: 'p', order_id: 'o', status: 'approved', amount_cents: 1, method: 'card' },
+      resource: {
+        payment_id: 'b3a1f2c4-5d6e-4f70-8a9b-0c1d2e3f4a5b',
+        order_id: '9e8d7c6b-5a49-4382-b716-0f1e2d3c4b5a',
+        status: 'approved',
+        amount_cents: 1,
+        method: 'card',
+      },
     });
     fc.assert(
       fc.property(secretArb, wrongHeaderArb, (secret, makeHeader) => {

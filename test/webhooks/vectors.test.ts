@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  type SignatureHeaderValue,
   verifyWebhook,
+  verifyWebhookAsync,
+  type WebhookEvent,
+  type WebhookRawBody,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from '../../src/webhooks/index.js';
@@ -17,10 +21,17 @@ const dir = new URL('../fixtures/webhooks/', import.meta.url);
 const vectors: Vector[] = JSON.parse(readFileSync(new URL('vectors.json', dir), 'utf8'));
 const bodyOf = (v: Vector) => readFileSync(new URL(`bodies/${v.body_file}`, dir));
 
+type Verify = (body: WebhookRawBody, header: SignatureHeaderValue, secret: string) => Promise<WebhookEvent>;
+/** Both functions, which must give the same results and reasons. */
+const BOTH: [string, Verify][] = [
+  ['verifyWebhook', async (b, h, s) => verifyWebhook(b, h, s)],
+  ['verifyWebhookAsync', verifyWebhookAsync],
+];
+
 /** The reason verification failed with; fails the test when it threw something else or nothing. */
-function reasonOf(run: () => unknown): WebhookVerificationReason {
+async function reasonOf(run: () => Promise<unknown>): Promise<WebhookVerificationReason> {
   try {
-    run();
+    await run();
   } catch (err) {
     expect(err).toBeInstanceOf(WebhookVerificationError);
     return (err as WebhookVerificationError).reason;
@@ -31,20 +42,20 @@ function reasonOf(run: () => unknown): WebhookVerificationReason {
 const HEX = '0123456789abcdef';
 const otherHexDigit = (c: string) => HEX[(HEX.indexOf(c) + 1) % 16]!;
 
-describe('OpenSSL test vectors (test/fixtures/webhooks)', () => {
+describe.each(BOTH)('OpenSSL test vectors (test/fixtures/webhooks) through %s', (_fn, verify) => {
   it('holds vectors for every body and secret', () => {
     expect(vectors).toHaveLength(20);
   });
 
   it.each(vectors.map((v) => [`${v.body_file} / ${v.secret.slice(0, 12)}`, v] as const))(
     'verifies %s as a Buffer, a Uint8Array and a string',
-    (_name, v) => {
+    async (_name, v) => {
       const bytes = bodyOf(v);
       for (const body of [bytes, new Uint8Array(bytes), bytes.toString('utf8')]) {
         if (v.expect === 'invalid_payload') {
-          expect(reasonOf(() => verifyWebhook(body, v.signature, v.secret))).toBe('invalid_payload');
+          expect(await reasonOf(() => verify(body, v.signature, v.secret))).toBe('invalid_payload');
         } else {
-          const event = verifyWebhook(body, v.signature, v.secret);
+          const event = await verify(body, v.signature, v.secret);
           expect(event).toEqual(JSON.parse(bytes.toString('utf8')));
         }
       }
@@ -56,17 +67,17 @@ describe('OpenSSL test vectors (test/fixtures/webhooks)', () => {
 
   it.each(sample.map((v) => [v.body_file, v] as const))(
     'rejects %s with any single body byte changed',
-    (_n, v) => {
+    async (_n, v) => {
       const bytes = bodyOf(v);
       for (let i = 0; i < bytes.length; i++) {
         const tampered = Buffer.from(bytes);
         tampered[i] = tampered[i]! ^ 0x01;
-        expect(reasonOf(() => verifyWebhook(tampered, v.signature, v.secret))).toBe('signature_mismatch');
+        expect(await reasonOf(() => verify(tampered, v.signature, v.secret))).toBe('signature_mismatch');
       }
       expect(
-        reasonOf(() => verifyWebhook(Buffer.concat([bytes, Buffer.from('\n')]), v.signature, v.secret)),
+        await reasonOf(() => verify(Buffer.concat([bytes, Buffer.from('\n')]), v.signature, v.secret)),
       ).toBe('signature_mismatch');
-      expect(reasonOf(() => verifyWebhook(bytes.subarray(0, -1), v.signature, v.secret))).toBe(
+      expect(await reasonOf(() => verify(bytes.subarray(0, -1), v.signature, v.secret))).toBe(
         'signature_mismatch',
       );
     },
@@ -74,35 +85,33 @@ describe('OpenSSL test vectors (test/fixtures/webhooks)', () => {
 
   it.each(vectors.map((v) => [v.secret.slice(0, 16), v] as const))(
     'rejects a secret with any single character changed (%s)',
-    (_n, v) => {
+    async (_n, v) => {
       const chars = [...v.secret];
       for (let i = 0; i < chars.length; i++) {
         // Flipping the lowest bit of an ASCII character changes exactly one byte of the key.
         const wrong = chars
           .map((c, j) => (j === i ? String.fromCodePoint(c.codePointAt(0)! ^ 1) : c))
           .join('');
-        expect(reasonOf(() => verifyWebhook(bodyOf(v), v.signature, wrong))).toBe('signature_mismatch');
+        expect(await reasonOf(() => verify(bodyOf(v), v.signature, wrong))).toBe('signature_mismatch');
       }
-      expect(reasonOf(() => verifyWebhook(bodyOf(v), v.signature, `${v.secret}x`))).toBe(
-        'signature_mismatch',
-      );
+      expect(await reasonOf(() => verify(bodyOf(v), v.signature, `${v.secret}x`))).toBe('signature_mismatch');
     },
   );
 
   it.each(sample.map((v) => [v.body_file, v] as const))(
     'rejects %s with any single signature digit changed',
-    (_n, v) => {
+    async (_n, v) => {
       const prefix = 'hmac-sha256=';
       const hex = v.signature.slice(prefix.length);
       for (let i = 0; i < hex.length; i++) {
         const changed = prefix + hex.slice(0, i) + otherHexDigit(hex[i]!) + hex.slice(i + 1);
-        expect(reasonOf(() => verifyWebhook(bodyOf(v), changed, v.secret))).toBe('signature_mismatch');
+        expect(await reasonOf(() => verify(bodyOf(v), changed, v.secret))).toBe('signature_mismatch');
       }
     },
   );
 });
 
-describe('a malformed or missing X-Service-Signature header', () => {
+describe.each(BOTH)('a malformed or missing X-Service-Signature header, through %s', (_fn, verify) => {
   const v = vectors[0]!;
   const hex = v.signature.slice('hmac-sha256='.length);
   const cases: [string, string | string[] | null | undefined, WebhookVerificationReason][] = [
@@ -139,18 +148,21 @@ describe('a malformed or missing X-Service-Signature header', () => {
     ['all zeros', `hmac-sha256=${'0'.repeat(64)}`, 'signature_mismatch'],
   ];
 
-  it.each(cases)('%s gives the right reason and only WebhookVerificationError', (_name, header, reason) => {
-    expect(reasonOf(() => verifyWebhook(bodyOf(v), header, v.secret))).toBe(reason);
+  it.each(cases)(
+    '%s gives the right reason and only WebhookVerificationError',
+    async (_name, header, reason) => {
+      expect(await reasonOf(() => verify(bodyOf(v), header, v.secret))).toBe(reason);
+    },
+  );
+
+  it('accepts the signature in a one-element array (IncomingHttpHeaders typing)', async () => {
+    expect((await verify(bodyOf(v), [v.signature], v.secret)).event_id).toBe('evt_01J9Z8Q4W1');
   });
 
-  it('accepts the signature in a one-element array (IncomingHttpHeaders typing)', () => {
-    expect(verifyWebhook(bodyOf(v), [v.signature], v.secret).event_id).toBe('evt_01J9Z8Q4W1');
-  });
-
-  it('never puts the secret or the signature in the message', () => {
+  it('never puts the secret or the signature in the message', async () => {
     for (const [, header] of cases) {
       try {
-        verifyWebhook(bodyOf(v), header, v.secret);
+        await verify(bodyOf(v), header, v.secret);
       } catch (err) {
         const shown = `${(err as Error).message} ${JSON.stringify(err)}`;
         expect(shown).not.toContain(v.secret);

@@ -1,0 +1,197 @@
+import { WebhookVerificationError } from '../core/errors.js';
+import type { KnownEventKind } from '../schemas/event-envelope.js';
+import type { WebhookEvent, WebhookEventOf } from '../schemas/events.js';
+import { createDeduplicator, type DedupeStore } from './dedupe.js';
+import { answerFetch, answerNode, type NodeWebhookRequest, type NodeWebhookResponse } from './handler-io.js';
+import { nodeApis } from './runtime.js';
+import type { SignatureHeaderValue, WebhookSecret } from './signature.js';
+import { verifyWebhook, verifyWebhookAsync } from './verify.js';
+
+/**
+ * One function per event kind, each receiving the typed event of its kind. A kind left out goes to
+ * `onUnknown` (or is acknowledged and ignored).
+ *
+ * @example
+ * const on: WebhookEventHandlers = {
+ *   'payment.approved': (event) => queue.push('fulfil', event.resource.order_id),
+ *   'payment.refunded': (event) => queue.push('refunded', event.resource.payment_id),
+ * };
+ */
+export type WebhookEventHandlers = {
+  [K in KnownEventKind]?: (event: WebhookEventOf<K>) => unknown;
+};
+
+/**
+ * What {@link WebhookHandlerOptions.onError} is told besides the error.
+ *
+ * @example
+ * const onError = (err: unknown, { status, event }: WebhookErrorContext) =>
+ *   logger.warn({ status, eventId: event?.event_id, err }, 'webhook delivery refused');
+ */
+export interface WebhookErrorContext {
+  /** The status answered: 400 (verification failed), 405, 413, or 500 (a handler, the store or the setup failed). */
+  status: number;
+  /** The verified event, when the failure came after verification. */
+  event?: WebhookEvent;
+}
+
+/**
+ * Options of {@link createWebhookHandler}.
+ *
+ * @example
+ * const options: WebhookHandlerOptions = {
+ *   secret: process.env.PAYMENTS_WEBHOOK_SECRET!,
+ *   on: { 'payment.approved': (event) => queue.push(event) },
+ * };
+ */
+export interface WebhookHandlerOptions {
+  /**
+   * The endpoint's signing secret, a list during a rotation, or a function returning either (called on
+   * each delivery, so a secret rotated in a secret manager is picked up without a restart).
+   */
+  secret: WebhookSecret | (() => WebhookSecret);
+  /** The handlers, by event kind. Keep them short (queue the event): the service waits 30 s at most. */
+  on: WebhookEventHandlers;
+  /** Events of a kind with no handler in `on` (a kind added after this SDK version, or one not listed). @default acknowledged (200) and ignored */
+  onUnknown?: (event: WebhookEvent) => unknown;
+  /**
+   * Told of every delivery not answered 200, with the error (a {@link WebhookVerificationError} for
+   * 400, what a handler threw for 500). Its own errors are ignored.
+   * @default console.error for 500s only (400s are what strangers' requests get, not worth a log line each)
+   */
+  onError?: (error: unknown, context: WebhookErrorContext) => void;
+  /**
+   * Where the `event_id`s already handled are kept, for several instances a shared one (Redis, SQL).
+   * @default new MemoryDedupeStore()
+   */
+  dedupe?: DedupeStore;
+  /** How long a handled `event_id` is remembered. @default 86400000 (24 hours, longer than the 14.6 h retry schedule) */
+  dedupeTtlMs?: number;
+  /** Refuse events older than this (reason `event_too_old`); see `VerifyWebhookOptions.maxAgeMs`. @default undefined (no limit) */
+  maxAgeMs?: number;
+  /** The largest body accepted; a larger one is answered 413 unread. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number;
+}
+
+/**
+ * A receiver for the service's deliveries, for fetch-style platforms and for Node.js servers.
+ *
+ * @example
+ * export const POST = (request: Request) => webhooks.fetch(request); // Next.js App Router
+ * app.post('/webhooks/payments', express.raw({ type: '*\/*' }), (req, res) => webhooks.node(req, res));
+ */
+export interface WebhookHandler {
+  /** Answers a fetch `Request` (Next.js route handlers, Hono's `c.req.raw`, Workers, Deno, Bun). Never rejects. */
+  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers a Node.js request (node:http, Express, Fastify with `reply.hijack()`): reads the body from
+   * the stream, or takes `req.body` when a framework already read it as a Buffer or string. Never rejects.
+   */
+  node(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void>;
+}
+
+/** A delivery as both adapters hand it over: the header and the raw body, already within the size limit. */
+export interface Delivery {
+  header: SignatureHeaderValue;
+  body: string | Uint8Array;
+}
+
+/** The answer to the service. */
+export interface Answer {
+  status: number;
+  body: { received: boolean; duplicate?: true; error?: string };
+}
+
+/** Reasons that are the receiver's own fault, not the sender's: 500, so the service retries once it is fixed. */
+const SETUP_REASONS = new Set(['missing_secret', 'body_not_raw']);
+
+/**
+ * Creates a webhook receiver: it verifies each delivery (synchronously where `node:crypto` exists, on
+ * Web Crypto elsewhere), skips an `event_id` already handled, and runs the handler of the event's kind.
+ *
+ * Answers: `200` after the handler succeeded, and for a redelivery without running it again; `400`
+ * with the reason code (`signature_mismatch`, `invalid_payload`, ...) when verification fails, and
+ * nothing else; `500` when a handler throws (its `event_id` is released, so the service's retry runs it
+ * again), when the dedupe store fails, or when the receiver is misconfigured (no secret, a body a
+ * framework parsed as JSON); `405` to anything but POST; `413` to a body over `maxBodyBytes`.
+ *
+ * The service waits 30 seconds for an answer and then counts the attempt as failed: queue the event in
+ * the handler and answer fast. A handler that overruns may see its event redelivered while it is still
+ * running; that copy is answered 200 as a duplicate, so a handler that then fails loses the event.
+ *
+ * @example
+ * import { createWebhookHandler } from 'partner-payments/webhooks';
+ *
+ * const webhooks = createWebhookHandler({
+ *   secret: process.env.PAYMENTS_WEBHOOK_SECRET!,
+ *   on: {
+ *     'payment.approved': async (event) => { await jobs.enqueue('fulfil', event.resource.order_id); },
+ *     'payment.refunded': async (event) => { await jobs.enqueue('refunded', event.resource.payment_id); },
+ *   },
+ *   onUnknown: (event) => console.info(`ignored ${event.event_kind}`),
+ *   onError: (err, { status }) => console.warn(`webhook answered ${status}`, err),
+ * });
+ *
+ * export const POST = (request: Request) => webhooks.fetch(request); // or: (req, res) => webhooks.node(req, res)
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const dedupe = createDeduplicator({ store: options.dedupe, ttlMs: options.dedupeTtlMs });
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const verifyOptions = { maxAgeMs: options.maxAgeMs };
+  const report = (error: unknown, context: WebhookErrorContext) => {
+    try {
+      if (options.onError) options.onError(error, context);
+      else if (context.status >= 500)
+        console.error(`partner-payments webhook answered ${context.status}:`, error);
+    } catch {
+      // onError's own failure must not change the answer.
+    }
+  };
+  const fail = (status: number, error: unknown, event?: WebhookEvent, code = 'internal_error'): Answer => {
+    report(error, event ? { status, event } : { status });
+    return { status, body: { received: false, error: code } };
+  };
+
+  async function receive(delivery: Delivery): Promise<Answer> {
+    let event: WebhookEvent;
+    try {
+      const secret = typeof options.secret === 'function' ? options.secret() : options.secret;
+      event = nodeApis()
+        ? verifyWebhook(delivery.body, delivery.header, secret, verifyOptions)
+        : await verifyWebhookAsync(delivery.body, delivery.header, secret, verifyOptions);
+    } catch (err) {
+      if (err instanceof WebhookVerificationError && !SETUP_REASONS.has(err.reason)) {
+        return fail(400, err, undefined, err.reason);
+      }
+      return fail(500, err);
+    }
+    const run = Object.hasOwn(options.on, event.event_kind)
+      ? (options.on[event.event_kind as KnownEventKind] as ((e: WebhookEvent) => unknown) | undefined)
+      : undefined;
+    const handle = typeof run === 'function' ? run : options.onUnknown;
+    if (!handle) return { status: 200, body: { received: true } };
+    let claimed: boolean;
+    try {
+      claimed = await dedupe.claim(event.event_id);
+    } catch (err) {
+      return fail(500, err, event);
+    }
+    if (!claimed) return { status: 200, body: { received: true, duplicate: true } };
+    try {
+      await handle(event);
+      return { status: 200, body: { received: true } };
+    } catch (err) {
+      try {
+        await dedupe.release(event.event_id);
+      } catch (releaseError) {
+        report(releaseError, { status: 500, event });
+      }
+      return fail(500, err, event);
+    }
+  }
+
+  return {
+    fetch: (request) => answerFetch(request, { maxBodyBytes, receive, fail }),
+    node: (req, res) => answerNode(req, res, { maxBodyBytes, receive, fail }),
+  };
+}
