@@ -5,6 +5,8 @@ import type { KnownEventKind } from '../schemas/events.js';
 import { TokenAuthority } from './auth.js';
 import { scheduleAutoProcess } from './auto-process.js';
 import { createClock, type MockClock } from './clock.js';
+import { pinnedEndpoints } from './control/pins.js';
+import { createControlHandler, isControlPath } from './control/serve.js';
 import { type MockCore, type MockServiceOptions, resolveOptions } from './core.js';
 import { type Delivery, Dispatcher, type EventEnvelope } from './dispatcher.js';
 import { FaultQueue, type FaultSpec } from './faults.js';
@@ -222,7 +224,16 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     fetch: (request) => dispatch(request),
     async listen(listenOptions = {}) {
-      const server = await serveFetch(dispatch, listenOptions);
+      // The control API and dashboard (`/_mock/...`) are served on the loopback server only.
+      const control = createControlHandler({
+        mock,
+        state: () => core.state,
+        pinnedEndpoints: () => pinnedEndpoints(mock),
+      });
+      const server = await serveFetch(
+        (request) => (isControlPath(new URL(request.url).pathname) ? control(request) : dispatch(request)),
+        listenOptions,
+      );
       return { ...server, baseUrl: server.url, authUrl: server.url };
     },
     reset() {

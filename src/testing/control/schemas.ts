@@ -1,0 +1,113 @@
+import { z } from 'zod';
+
+// Request and response shapes of the control API (`/_mock/v1`). The route table names them and the
+// OpenAPI document of the control API is generated from them, so what is served and what is
+// described cannot drift apart.
+
+const iso = z.string().describe('ISO 8601 UTC time on the mock clock');
+
+/** `POST /_mock/v1/clock/advance` */
+export const ClockAdvance = z.strictObject({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(366 * 24 * 3_600_000)
+    .describe('Milliseconds to move the clock forward'),
+});
+
+/** `POST /_mock/v1/payments/{payment_id}/fail` and `.../refunds/{refund_id}/reject` may carry a message. */
+export const OptionalMessage = z.strictObject({
+  message: z.string().min(1).max(500).optional().describe('The processor message (refund reject only)'),
+});
+
+/** `POST /_mock/v1/faults`: the `failNext` spec as JSON (`path` is an exact path). */
+export const FaultBody = z.strictObject({
+  method: z.string().min(1).max(10).optional().describe('Only requests with this method (any case)'),
+  path: z.string().startsWith('/').optional().describe('Only requests with exactly this path'),
+  status: z.number().int().min(400).max(599).optional().describe('The HTTP status to answer with'),
+  network: z.boolean().optional().describe('Drop the connection instead of answering'),
+  delayMs: z.number().int().min(0).max(600_000).optional().describe('Wait this long before answering'),
+  error: z.string().min(1).optional().describe('The error code of the body'),
+  message: z.string().min(1).optional().describe('The message of the body'),
+  retryAfter: z.number().int().min(0).optional().describe('Seconds for a Retry-After header'),
+  times: z.number().int().min(1).max(1000).optional().describe('How many matching requests fail'),
+});
+
+/** A short reference to an event the control emitted. */
+export const EmittedEvent = z.object({ event_id: z.string(), event_kind: z.string() });
+
+export const ControlPayment = z.object({
+  payment_id: z.string(),
+  order_id: z.string(),
+  status: z.string(),
+  amount_cents: z.number().int(),
+  method: z.string(),
+  processor_reference: z.string(),
+  created_at: iso,
+  updated_at: iso,
+});
+
+export const ControlRefund = z.object({
+  refund_id: z.string(),
+  payment_id: z.string(),
+  order_id: z.string(),
+  status: z.string(),
+  amount_cents: z.number().int(),
+  reason: z.string().nullable(),
+  created_at: iso,
+  processor_message: z.string().nullable(),
+});
+
+/** What a processor outcome answers: the payment after it, and the events it emitted. */
+export const PaymentOutcome = z.object({ payment: ControlPayment, events: z.array(EmittedEvent) });
+
+/** What a refund outcome answers. */
+export const RefundOutcome = z.object({
+  refund: ControlRefund,
+  payment: ControlPayment,
+  events: z.array(EmittedEvent),
+});
+
+export const ClockState = z.object({ now: iso, now_ms: z.number().int() });
+
+export const FaultAccepted = z.object({ fault: FaultBody, pending: z.literal(true) });
+
+export const DeliveryAttemptView = z.object({
+  at: iso,
+  status: z.number().int().nullable().describe("The receiver's status, null when it did not answer"),
+  ok: z.boolean(),
+  error: z.string().nullable(),
+});
+
+export const DeliveryView = z.object({
+  delivery_id: z.string(),
+  event_id: z.string(),
+  event_kind: z.string(),
+  webhook_endpoint_id: z.string(),
+  url: z.string(),
+  status: z.enum(['pending', 'delivered', 'dead_letter', 'replayed']),
+  attempts: z.array(DeliveryAttemptView),
+  next_attempt_at: iso.nullable().describe('When the next attempt starts; null once delivered or dead'),
+  replay_of: z.string().nullable(),
+});
+
+export const DeliveryList = z.object({ data: z.array(DeliveryView) });
+
+export const EventView = z.object({
+  event_id: z.string(),
+  event_kind: z.string(),
+  occurred_at: iso,
+  partner_id: z.string(),
+  resource: z.record(z.string(), z.unknown()),
+});
+
+export const EventList = z.object({ data: z.array(EventView) });
+
+export const ResetDone = z.object({ reset: z.literal(true), now: iso });
+
+export const ControlError = z.object({
+  error: z.string().describe('A stable error code'),
+  message: z.string(),
+  request_id: z.string(),
+});

@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import type { Delivery, EventEnvelope } from '../dispatcher.js';
+import type { DeliveryView, EventView } from './schemas.js';
+
+/** A webhook delivery as the control API and the dashboard show it (snake_case, no body, no secret). */
+export function deliveryView(d: Delivery): z.output<typeof DeliveryView> {
+  return {
+    delivery_id: d.deliveryId,
+    event_id: d.eventId,
+    event_kind: d.eventKind,
+    webhook_endpoint_id: d.endpointId,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts.map((a) => ({ at: a.at, status: a.status, ok: a.ok, error: a.error ?? null })),
+    next_attempt_at: d.nextAttemptAtMs === null ? null : new Date(d.nextAttemptAtMs).toISOString(),
+    replay_of: d.replayOf ?? null,
+  };
+}
+
+export function eventView(e: EventEnvelope): z.output<typeof EventView> {
+  return {
+    event_id: e.event_id,
+    event_kind: e.event_kind,
+    occurred_at: e.occurred_at,
+    partner_id: e.partner_id,
+    resource: e.resource,
+  };
+}
