@@ -1,0 +1,117 @@
+import { parseArgs } from 'node:util';
+import { isLoopbackHost } from '../schemas/common.js';
+import { EVENT_KINDS, type KnownEventKind } from '../schemas/events.js';
+
+export const USAGE = `Usage:
+  partner-payments-mock [--port 4010] [--host 127.0.0.1] [--no-auto] [--forward-to URL]
+  partner-payments-mock trigger <event_kind> [--mock http://127.0.0.1:4010]
+
+Runs the Partner Payments Service mock on a loopback HTTP server, with its dashboard at /_mock/
+and its control API at /_mock/v1.
+  --port        port to listen on (default 4010; 0 picks a free one)
+  --host        loopback address (default 127.0.0.1)
+  --no-auto     do not approve, settle and refund on their own (demo mode is on by default)
+  --forward-to  a loopback URL (http allowed) to deliver the printed client's webhook events to;
+                prints the endpoint's signing secret and one line per delivery attempt
+
+trigger makes a running mock produce one event (creating the order, payment or refund it needs)
+and prints its event id. Event kinds: ${EVENT_KINDS.join(', ')}.
+  --mock        the running mock's base URL (default http://127.0.0.1:4010)
+`;
+
+/** A mistake in the command line: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** A loopback URL for webhook deliveries; anything else is refused, as the mock only calls this machine. */
+export function parseLoopbackUrl(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be a URL, got ${value}`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`${flag} must be an http(s) URL on this machine (127.0.0.1, ::1 or localhost)`);
+  }
+  return url.href;
+}
+
+export interface ServeArgs {
+  command: 'serve';
+  port: number;
+  host: string;
+  autoProcess: boolean;
+  forwardTo: string | null;
+  help: boolean;
+}
+
+export interface TriggerArgs {
+  command: 'trigger';
+  eventKind: KnownEventKind;
+  mockUrl: string;
+  help: boolean;
+}
+
+/** Parses the bin's arguments; a bad value throws {@link UsageError}. */
+export function parseCliArgs(argv: string[]): ServeArgs | TriggerArgs {
+  try {
+    return argv[0] === 'trigger' ? parseTrigger(argv.slice(1)) : parseServe(argv);
+  } catch (error) {
+    // node:util's own errors (an unknown flag, a missing value) are usage errors too.
+    if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
+}
+
+function parseServe(argv: string[]): ServeArgs {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'no-auto': { type: 'boolean', default: false },
+      'forward-to': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`--port must be 0-65535, got ${values.port}`);
+  }
+  if (values.host !== '127.0.0.1' && values.host !== '::1' && values.host !== 'localhost') {
+    throw new UsageError('--host must be a loopback address (127.0.0.1, ::1 or localhost)');
+  }
+  const forward = values['forward-to'];
+  return {
+    command: 'serve',
+    port,
+    host: values.host,
+    autoProcess: !values['no-auto'],
+    forwardTo: forward === undefined ? null : parseLoopbackUrl(forward, '--forward-to'),
+    help: values.help,
+  };
+}
+
+function parseTrigger(argv: string[]): TriggerArgs {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      mock: { type: 'string', default: 'http://127.0.0.1:4010' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return { command: 'trigger', eventKind: 'payment.approved', mockUrl: '', help: true };
+  const [kind, ...rest] = positionals;
+  if (!kind) throw new UsageError('trigger needs an event kind');
+  if (rest.length > 0) throw new UsageError(`trigger takes one event kind, got ${positionals.join(' ')}`);
+  if (!(EVENT_KINDS as readonly string[]).includes(kind)) {
+    throw new UsageError(`unknown event kind ${kind}; one of ${EVENT_KINDS.join(', ')}`);
+  }
+  const mockUrl = parseLoopbackUrl(values.mock, '--mock').replace(/\/+$/, '');
+  return { command: 'trigger', eventKind: kind as KnownEventKind, mockUrl, help: false };
+}

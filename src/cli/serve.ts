@@ -1,0 +1,69 @@
+import { createMockService, type MockServer } from '../testing/index.js';
+import type { ServeArgs } from './args.js';
+import { forwardWebhooks } from './forward.js';
+
+/** A failure the bin explains in one line (no stack), exit code 1. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+}
+
+/** Turns the listen errors people meet into one actionable sentence. */
+export function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new CliError(
+      `port ${port} on ${host} is already in use: stop the other process, or pick another port with --port N (--port 0 picks a free one)`,
+    );
+  }
+  if (code === 'EACCES') return new CliError(`not allowed to listen on port ${port}: pick a port above 1023`);
+  if (code === 'EADDRNOTAVAIL') return new CliError(`${host} is not an address of this machine`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Runs the mock until SIGINT/SIGTERM, printing what a partner needs to call it. */
+export async function serve(args: ServeArgs): Promise<void> {
+  const write = (line: string) => process.stdout.write(`${line}\n`);
+  // The bin serves people and demos: its clock follows real time, so tokens and payments expire on their own.
+  const mock = createMockService({ autoProcess: args.autoProcess, clock: { realTime: true } });
+  let server: MockServer;
+  try {
+    server = await mock.listen({ port: args.port, host: args.host });
+  } catch (error) {
+    mock.close();
+    throw listenError(error, args.host, args.port);
+  }
+  const partner = mock.fixtures.partners[0]!;
+  const lines = [
+    'Partner Payments mock is running.',
+    `  base URL:      ${server.baseUrl}`,
+    `  auth URL:      ${server.authUrl}`,
+    `  client id:     ${mock.credentials.clientId}`,
+    `  client secret: ${mock.credentials.clientSecret}   (a fixed mock credential, not a real secret)`,
+    `  partner id:    ${partner.partnerId}`,
+    `  location (payments enabled): ${partner.locations.payments}`,
+    `  location (no payments):      ${partner.locations.noPayments}`,
+    `  location (inactive):         ${partner.locations.inactive}`,
+    `  dashboard:     ${server.baseUrl}/_mock/`,
+    `  control API:   ${server.baseUrl}/_mock/v1 (described by ${server.baseUrl}/_mock/v1/openapi.json)`,
+    `  demo mode: ${args.autoProcess ? 'on (approve after 1.5 s, amounts ending in 13 decline)' : 'off'}`,
+  ];
+  let forward: ReturnType<typeof forwardWebhooks> | null = null;
+  if (args.forwardTo) {
+    forward = forwardWebhooks(mock, partner.partnerId, args.forwardTo, write);
+    lines.push(
+      `  forwarding webhooks to: ${args.forwardTo}`,
+      `  webhook signing secret: ${forward.signingSecret}   (verify deliveries with it)`,
+    );
+  }
+  lines.push('Press Ctrl+C to stop.');
+  write(lines.join('\n'));
+  const stop = async (signal: string) => {
+    write(`\n${signal} received, shutting down.`);
+    forward?.stop();
+    mock.close();
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
