@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkMockProduct } from './check-mock-product.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 /** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
@@ -125,6 +126,7 @@ try {
   for (const file of ['check.cjs', 'check-webhooks.cjs', 'check.mjs', 'check-webhooks.mjs'])
     process.stdout.write(run(process.execPath, [file], scratch));
   await checkBin(join(scratch, 'node_modules', '.bin', 'partner-payments-mock'));
+  await checkMockProduct(scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
