@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { redact } from '../internal/redact.js';
 
 /** An error the mock answers with the service's error envelope `{ error, message, request_id }`. */
 export class MockApiError extends Error {
@@ -40,6 +41,20 @@ export function errorResponse(error: MockApiError, requestId: string): Response 
     { error: error.code, message: error.message, request_id: requestId },
     requestId,
     error.headers,
+  );
+}
+
+/** The 500 for an error nobody expected; redacted, since its message may quote a URL or body with a token. */
+export function unexpectedErrorResponse(error: unknown, requestId: string): Response {
+  const detail = redact(error instanceof Error ? error.message : String(error));
+  return json(
+    500,
+    {
+      error: 'internal_error',
+      message: `The mock hit an unexpected error: ${detail}`,
+      request_id: requestId,
+    },
+    requestId,
   );
 }
 

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
 import { issueLine } from '../internal/issues.js';
-import { redact } from '../internal/redact.js';
 import { type AuthRequirement, authenticate, type Caller } from './auth.js';
 import type { MockCore } from './core.js';
 import { defaultErrorCode, type FaultQueue } from './faults.js';
 import { TIER_LIMITS, takeToken } from './rate-limit.js';
-import { errorResponse, json, MockApiError, newRequestId } from './respond.js';
+import { errorResponse, MockApiError, newRequestId, unexpectedErrorResponse } from './respond.js';
 
 /** The body size limit of api.md section 9. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -190,17 +189,7 @@ export function createDispatch(
       return await route.handle(ctx);
     } catch (error) {
       if (error instanceof MockApiError) return errorResponse(error, requestId);
-      // redact: an unexpected error may quote a request URL or body that carries a token.
-      const detail = redact(error instanceof Error ? error.message : String(error));
-      return json(
-        500,
-        {
-          error: 'internal_error',
-          message: `The mock hit an unexpected error: ${detail}`,
-          request_id: requestId,
-        },
-        requestId,
-      );
+      return unexpectedErrorResponse(error, requestId);
     }
   };
 }

@@ -22,6 +22,17 @@ afterEach(() => page.close());
 
 const dashboard = () => page.goto(`${h.server.baseUrl}/_mock/`, { waitUntil: 'load' });
 
+/** Creates an order with a hosted checkout page that returns to the dashboard. */
+const checkoutOrder = (body: Record<string, unknown>) =>
+  h.call('POST', '/pos/v1/orders', {
+    body: {
+      location_id: h.a().location,
+      return_url: `${h.server.baseUrl}/_mock/`,
+      cancel_url: `${h.server.baseUrl}/_mock/`,
+      ...body,
+    },
+  });
+
 /** Clicks a row's button on the dashboard and waits until the row shows the new status. */
 async function press(row: string, label: string, status: string) {
   await page.click(`${row} button[data-label="${label}"]`);
@@ -30,15 +41,7 @@ async function press(row: string, label: string, status: string) {
 
 describe('the hosted checkout page in a real browser', () => {
   it('pays with the approve card and lands on return_url; the API reports the order paid', async () => {
-    const created = await h.call('POST', '/pos/v1/orders', {
-      body: {
-        location_id: h.a().location,
-        total_cents: 4_200,
-        description: 'Browser test <b>order</b>',
-        return_url: `${h.server.baseUrl}/_mock/`,
-        cancel_url: `${h.server.baseUrl}/_mock/`,
-      },
-    });
+    const created = await checkoutOrder({ total_cents: 4_200, description: 'Browser test <b>order</b>' });
     await page.goto(created.body.hosted_checkout_url, { waitUntil: 'load' });
     expect(await page.$eval('h1', (el) => el.textContent)).toBe('Pay USD 42.00');
     expect(await page.$$eval('b', (els) => els.length)).toBe(0);
@@ -57,14 +60,7 @@ describe('the hosted checkout page in a real browser', () => {
   });
 
   it('stays on the page with a message for the decline card; the API reports the payment declined', async () => {
-    const created = await h.call('POST', '/pos/v1/orders', {
-      body: {
-        location_id: h.a().location,
-        total_cents: 1_500,
-        return_url: `${h.server.baseUrl}/_mock/`,
-        cancel_url: `${h.server.baseUrl}/_mock/`,
-      },
-    });
+    const created = await checkoutOrder({ total_cents: 1_500 });
     await page.goto(created.body.hosted_checkout_url, { waitUntil: 'load' });
     await page.type('#card_number', TEST_CARDS.decline);
     await Promise.all([page.waitForNavigation(), page.click('button[value="pay"]')]);
@@ -114,15 +110,7 @@ describe('the dashboard in a real browser', () => {
     const receiver = await startReceiver();
     try {
       await buildScene(h.mock, h.server, receiver.url, 'http://127.0.0.1:9/never');
-      const evil = await h.call('POST', '/pos/v1/orders', {
-        body: {
-          location_id: h.a().location,
-          total_cents: 100,
-          description: '<img src=x id=pwned>',
-          return_url: `${h.server.baseUrl}/_mock/`,
-          cancel_url: `${h.server.baseUrl}/_mock/`,
-        },
-      });
+      const evil = await checkoutOrder({ total_cents: 100, description: '<img src=x id=pwned>' });
       await dashboard();
       const dead = h.mock.webhooks.deadLetters()[0]!;
       const row = `tr[data-delivery-id="${dead.deliveryId}"]`;

@@ -1,7 +1,6 @@
-import { redact } from '../../internal/redact.js';
 import { isLoopbackHost } from '../../schemas/common.js';
 import { renderDashboard } from '../dashboard/page.js';
-import { errorResponse, json, MockApiError, newRequestId } from '../respond.js';
+import { errorResponse, json, MockApiError, newRequestId, unexpectedErrorResponse } from '../respond.js';
 import { issuesToError } from '../router.js';
 import { controlOpenApi } from './openapi.js';
 import { CONTROL_ROUTES, type ControlDeps, type ControlRoute } from './routes.js';
@@ -131,16 +130,7 @@ export function createControlHandler(deps: ControlDeps) {
       return json(found.route.status, result, requestId, { 'cache-control': 'no-store' });
     } catch (error) {
       if (error instanceof MockApiError) return errorResponse(error, requestId);
-      const detail = redact(error instanceof Error ? error.message : String(error));
-      return json(
-        500,
-        {
-          error: 'internal_error',
-          message: `The mock hit an unexpected error: ${detail}`,
-          request_id: requestId,
-        },
-        requestId,
-      );
+      return unexpectedErrorResponse(error, requestId);
     }
   };
 }
