@@ -9,15 +9,17 @@ import type { AuthStrategy } from './auth.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
-  APIError,
+  type APIError,
   APIUserAbortError,
   type PaymentsError,
+  RequestValidationError,
 } from './errors.js';
 import type { EmitFn, RetryReason } from './events.js';
+import { deadlineError, explainNoRetry, finishError, waitForToken } from './final-error.js';
 import type { LogFn } from './logger.js';
 import { lowerCaseHeaders } from './options.js';
 import { errorFromResponse, parseSuccess } from './response.js';
-import { type AttemptFailure, decideRetry, isAmbiguous, type RetryDecision } from './retry.js';
+import { type AttemptFailure, decideRetry, isAmbiguous } from './retry.js';
 import { classifyFailure, type Transport } from './transport.js';
 import type { RequestSpec } from './types.js';
 
@@ -64,7 +66,11 @@ export class HttpCore {
     this.#random = config.random ?? Math.random;
   }
 
-  /** Runs one call to completion: attempts, token replay, retries, waits. */
+  /**
+   * Runs one call to completion: attempts, token replay, retries, waits. Every error leaves through
+   * one place ({@link finishError}), which gives an order creation's error its key and flags an
+   * unknown outcome when any attempt may have been processed, whatever ended the call.
+   */
   async request<S extends z.ZodType>(spec: RequestSpec<S>, raw?: RawTarget): Promise<z.infer<S>> {
     const cfg = this.#config;
     const opts = spec.options;
@@ -75,59 +81,74 @@ export class HttpCore {
     const deadlineAt = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
     const url = raw ? raw.url : cfg.baseUrl + spec.path + queryString(spec.query);
     const headers = this.#headers(spec, raw);
-    const body = raw ? raw.form : spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body = raw ? raw.form : spec.body === undefined ? undefined : serialize(spec);
     const auth = raw || spec.auth === false ? undefined : this.auth;
     let retriesDone = 0;
     let replayed = false;
-    for (let attempt = 1; ; attempt++) {
-      if (signal?.aborted) throw new APIUserAbortError();
-      let token: string | undefined;
-      if (auth) {
-        token = auth.current?.() ?? (await auth.token(signal));
-        headers.authorization = `Bearer ${token}`;
-      }
-      const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
-      if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
-      const limit = remaining === undefined ? timeoutMs : Math.min(timeoutMs, remaining);
-      const result = await this.#attempt(spec, url, headers, body, attempt, limit, signal);
-      if (result.ok) return result.value;
-      const { failure, error } = result;
-      if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {
-        // A token that expired in flight or was rotated: one fresh token, one replay, not a retry.
-        const curable = auth.unauthorized(token, (error as APIError).code);
-        if (curable && !replayed) {
-          replayed = true;
-          cfg.log?.(
-            'info',
-            `${spec.method} ${spec.path}: token rejected (${(error as APIError).code}); replaying once`,
-          );
-          continue;
+    // Whether an attempt may have been processed: one failed ambiguously, or one was in flight.
+    let ambiguous = false;
+    let inFlight = false;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        if (signal?.aborted) throw new APIUserAbortError();
+        let token: string | undefined;
+        if (auth) {
+          token = auth.current?.() ?? (await waitForToken(auth, signal, spec, deadlineAt, deadlineMs));
+          headers.authorization = `Bearer ${token}`;
         }
+        const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
+        if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
+        const byDeadline = remaining !== undefined && remaining < timeoutMs;
+        const limit = byDeadline ? remaining : timeoutMs;
+        inFlight = true;
+        const result = await this.#attempt(spec, url, headers, body, attempt, limit, signal);
+        inFlight = false;
+        if (result.ok) return result.value;
+        const { failure, error } = result;
+        if (isAmbiguous(failure)) ambiguous = true;
+        if (byDeadline && failure.kind === 'timeout') throw deadlineError(spec, deadlineMs, error);
+        if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {
+          // A token that expired in flight or was rotated: one fresh token, one replay, not a retry.
+          const curable = auth.unauthorized(token, (error as APIError).code);
+          if (curable && !replayed) {
+            replayed = true;
+            cfg.log?.(
+              'info',
+              `${spec.method} ${spec.path}: token rejected (${(error as APIError).code}); replaying once`,
+            );
+            continue;
+          }
+        }
+        const decision = decideRetry({
+          failure,
+          mode: spec.retry,
+          retriesDone,
+          maxRetries,
+          remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
+          random: this.#random(),
+        });
+        if (decision.action === 'throw') throw explainNoRetry(error, decision);
+        const status = failure.kind === 'status' ? failure.status : undefined;
+        cfg.emit('retry', {
+          method: spec.method,
+          path: spec.path,
+          attempt,
+          delayMs: decision.delayMs,
+          reason: REASON[failure.kind],
+          ...(status === undefined ? {} : { status }),
+        });
+        cfg.log?.(
+          'warn',
+          `${spec.method} ${spec.path} failed (${error.message}); retrying in ${decision.delayMs} ms`,
+        );
+        await sleep(decision.delayMs, signal);
+        retriesDone++;
       }
-      const decision = decideRetry({
-        failure,
-        mode: spec.retry,
-        retriesDone,
-        maxRetries,
-        remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
-        random: this.#random(),
-      });
-      if (decision.action === 'throw') throw this.#finalError(error, decision, spec, headers, failure);
-      const status = failure.kind === 'status' ? failure.status : undefined;
-      cfg.emit('retry', {
-        method: spec.method,
-        path: spec.path,
-        attempt,
-        delayMs: decision.delayMs,
-        reason: REASON[failure.kind],
-        ...(status === undefined ? {} : { status }),
-      });
-      cfg.log?.(
-        'warn',
-        `${spec.method} ${spec.path} failed (${error.message}); retrying in ${decision.delayMs} ms`,
-      );
-      await sleep(decision.delayMs, signal);
-      retriesDone++;
+    } catch (error) {
+      // An error escaping an attempt in flight (the caller's abort) may follow a processed request.
+      const final = finishError(error, spec, headers['idempotency-key'], ambiguous || inFlight);
+      if (final.outcomeUnknown) cfg.log?.('warn', final.message);
+      throw final;
     }
   }
 
@@ -197,7 +218,8 @@ export class HttpCore {
       });
       log?.('debug', `${method} ${path} -> ${status} (${durationMs} ms)`);
       if (parsed.ok) return { ok: true, value: parsed.value };
-      return { ok: false, error: parsed.error, failure: { kind: 'invalid_response', status } };
+      const failure = { kind: 'invalid_response', status, unreadable: parsed.unreadable } as const;
+      return { ok: false, error: parsed.error, failure };
     }
     const error = errorFromResponse(res);
     emit('response', { method, path, status, attempt, durationMs, requestId: error.requestId });
@@ -207,45 +229,18 @@ export class HttpCore {
     );
     return { ok: false, error, failure: { kind: 'status', status, retryAfterMs: error.retryAfterMs } };
   }
-
-  #finalError(
-    error: PaymentsError,
-    decision: RetryDecision & { action: 'throw' },
-    spec: RequestSpec,
-    headers: Record<string, string>,
-    failure: AttemptFailure,
-  ): PaymentsError {
-    if (spec.retry === 'keyed') {
-      error.idempotencyKey = headers['idempotency-key'];
-      if (isAmbiguous(failure)) {
-        error.message += ` The order may have been created: retry with { idempotencyKey: '${error.idempotencyKey}' } to get it back without creating a second one.`;
-      }
-    }
-    if (decision.why === 'wait_exceeds_deadline' || decision.why === 'retry_after_too_long') {
-      const wait =
-        error instanceof APIError && error.retryAfterMs !== undefined ? error.retryAfterMs : undefined;
-      error.message +=
-        wait === undefined
-          ? ' Not retried: the next attempt would start after the deadline.'
-          : ` Not retried: the service asked to wait ${Math.ceil(wait / 1000)} s (retryAfterMs), ${
-              decision.why === 'wait_exceeds_deadline'
-                ? 'beyond the deadline'
-                : 'longer than the SDK waits on its own'
-            }.`;
-    }
-    if (decision.outcomeUnknown) {
-      error.outcomeUnknown = true;
-      error.message += ` The outcome is unknown: the request was sent and may have been processed. ${
-        spec.reconcile ?? 'Read the resource to learn whether it took effect before trying again.'
-      }`;
-      this.#config.log?.('warn', error.message);
-    }
-    return error;
-  }
 }
 
-function deadlineError(spec: RequestSpec, deadlineMs: number | undefined): APIConnectionTimeoutError {
-  return new APIConnectionTimeoutError(`${spec.method} ${spec.path} reached its ${deadlineMs} ms deadline.`);
+/** The JSON body; a value JSON cannot carry (a BigInt, a cycle) is refused before anything is sent. */
+function serialize(spec: RequestSpec): string {
+  try {
+    return JSON.stringify(spec.body);
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    throw new RequestValidationError(`${spec.method} ${spec.path} body`, [
+      { path: [], message: `is not JSON (${why})` },
+    ]);
+  }
 }
 
 function queryString(query: RequestSpec['query']): string {

@@ -17,7 +17,8 @@ function readBody(text: string): unknown {
 
 /**
  * Reads a 2xx response: JSON, then the lenient response schema. Anything else (not JSON, truncated,
- * the wrong shape) is an {@link InvalidResponseError}; never a bare `SyntaxError`. Messages never
+ * the wrong shape) is an {@link InvalidResponseError}; never a bare `SyntaxError`. `unreadable`
+ * marks a body that is not JSON at all (empty, truncated, malformed): an answer lost on the way. Messages never
  * quote the body: it may hold a secret (a hosted checkout URL, a signing secret).
  */
 export function parseSuccess<S extends z.ZodType>(
@@ -26,11 +27,12 @@ export function parseSuccess<S extends z.ZodType>(
   what: string,
 ):
   | { ok: true; value: z.infer<S>; requestId: string | undefined }
-  | { ok: false; error: InvalidResponseError } {
+  | { ok: false; error: InvalidResponseError; unreadable: boolean } {
   const contentType = res.headers['content-type'];
   let requestId = res.headers['x-request-id'];
-  const fail = (why: string) => ({
+  const fail = (why: string, unreadable = false) => ({
     ok: false as const,
+    unreadable,
     error: new InvalidResponseError(`${what} answered ${res.status} but ${why}.`, {
       status: res.status,
       requestId,
@@ -47,6 +49,7 @@ export function parseSuccess<S extends z.ZodType>(
       res.bodyText === ''
         ? 'with an empty body'
         : `with a body that is not valid JSON (${res.bodyText.length} characters, malformed or truncated)`,
+      true,
     );
   }
   requestId = requestIdOf(data, res.headers);

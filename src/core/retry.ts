@@ -15,8 +15,12 @@ export type AttemptFailure =
   | { kind: 'timeout' }
   /** An HTTP error status; `retryAfterMs` from a `Retry-After` header on 429/503. */
   | { kind: 'status'; status: number; retryAfterMs?: number | undefined }
-  /** A 2xx whose body could not be read as the documented JSON. */
-  | { kind: 'invalid_response'; status: number };
+  /**
+   * A 2xx whose body is not the documented JSON. `unreadable`: not JSON at all (truncated,
+   * malformed, empty), a lost answer; otherwise JSON of the wrong shape or another content type,
+   * which the same request would get again.
+   */
+  | { kind: 'invalid_response'; status: number; unreadable?: boolean | undefined };
 
 /** Statuses worth another attempt: the service (or a proxy) may answer differently next time. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
@@ -31,6 +35,7 @@ export const BACKOFF = { baseMs: 500, capMs: 8_000 } as const;
  * Whether another attempt may follow `failure` for a call of this mode.
  * `unsafe` calls (payment and refund creation, no server-side idempotency) are retried only
  * where the request provably was not processed: a 429, or a connection never established.
+ * A 2xx whose body is unreadable (truncated or malformed JSON) is retried by `safe` and `keyed` calls.
  */
 export function isRetryable(failure: AttemptFailure, mode: RetryMode): boolean {
   switch (failure.kind) {
@@ -43,7 +48,8 @@ export function isRetryable(failure: AttemptFailure, mode: RetryMode): boolean {
       if (mode === 'unsafe') return failure.status === 429;
       return RETRYABLE_STATUSES.has(failure.status);
     case 'invalid_response':
-      return false;
+      // An unreadable answer is a lost answer: retried like a 5xx where a retry is safe.
+      return failure.unreadable === true && mode !== 'unsafe';
   }
 }
 
@@ -119,7 +125,7 @@ export type RetryDecision =
   | { action: 'retry'; delayMs: number }
   | {
       action: 'throw';
-      /** The request may have been processed: an `unsafe` call's error says the outcome is unknown. */
+      /** The request may have been processed: a `keyed` or `unsafe` call's error says the outcome is unknown. */
       outcomeUnknown: boolean;
       /** Why no retry: the policy, the retry budget, or a wait that would not fit. */
       why: 'not_retryable' | 'retries_exhausted' | 'wait_exceeds_deadline' | 'retry_after_too_long';
@@ -128,7 +134,7 @@ export type RetryDecision =
 /** Decides whether to retry a failed attempt and after how long. */
 export function decideRetry(input: RetryInput): RetryDecision {
   const { failure, mode } = input;
-  const outcomeUnknown = mode === 'unsafe' && isAmbiguous(failure);
+  const outcomeUnknown = mode !== 'safe' && isAmbiguous(failure);
   if (!isRetryable(failure, mode)) return { action: 'throw', outcomeUnknown, why: 'not_retryable' };
   if (input.retriesDone >= input.maxRetries)
     return { action: 'throw', outcomeUnknown, why: 'retries_exhausted' };

@@ -1,4 +1,6 @@
+import type { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import { type Attempt, AttemptClock } from './attempt-clock.js';
 
 /** One HTTP exchange as the core hands it to a transport. */
 export interface TransportRequest {
@@ -73,7 +75,7 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-// undici's own per-phase timeouts, which the undici transport uses as its attempt timeout.
+// undici's idle timeouts, which a caller's own dispatcher may set shorter than the attempt's time.
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /** Classifies a transport failure; an unknown error counts as `sent`, the cautious choice. */
@@ -103,55 +105,49 @@ export function makeDispatcher(options: {
   return defaultAgent();
 }
 
-// undici checks its own timeouts on a shared 500 ms tick; shorter timeouts need a timer of their own.
-const UNDICI_TIMEOUT_MIN_MS = 2_000;
-
 /**
- * The default transport: undici `request()`, faster than `fetch` for small JSON exchanges. An
- * attempt timeout of 2 s or more is undici's own headers and body timeouts (no timer or
- * AbortController per request: this is the hot path); a shorter one gets a precise timer.
+ * The default transport: undici `request()`, faster than `fetch` for small JSON exchanges. The
+ * client's {@link AttemptClock} ends each attempt at `timeoutMs` from its start, body included
+ * (the attempt itself is the signal undici listens to: no timer or AbortController per request).
  */
-export function undiciTransport(dispatcher: Dispatcher): Transport {
-  const send = async (
-    req: TransportRequest,
-    signal: AbortSignal | undefined,
-    timeout: number | undefined,
-  ) => {
-    const res = await request(req.url, {
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body,
-      signal,
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
-      dispatcher,
-    });
-    const bodyText = await res.body.text();
-    return { status: res.statusCode, headers: flattenHeaders(res.headers), bodyText };
-  };
+export function undiciTransport(dispatcher: Dispatcher, clock: AttemptClock = new AttemptClock()): Transport {
   return async (req) => {
-    if (req.timeoutMs < UNDICI_TIMEOUT_MIN_MS) {
-      return withTimeout(req, (signal) => send(req, signal, undefined));
-    }
-    // The common path: undici's own timeouts, one async frame, no timer or AbortController per call.
+    const attempt = clock.start(req.timeoutMs, req.signal);
     try {
-      return await send(req, req.signal, req.timeoutMs);
+      const res = await request(req.url, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers: req.headers,
+        body: req.body,
+        signal: attempt as unknown as EventEmitter,
+        dispatcher,
+      });
+      const bodyText = await res.body.text();
+      return { status: res.statusCode, headers: flattenHeaders(res.headers), bodyText };
     } catch (error) {
-      throw classifyFailure(error);
+      throw failureOf(attempt, error);
+    } finally {
+      clock.end(attempt);
     }
   };
 }
 
 /** A transport over a `fetch` function (the caller's, or one that msw intercepts). */
-export function fetchTransport(fetchFn: typeof globalThis.fetch): Transport {
-  return (req) =>
-    // fetch has no timeout option: a timer aborts the attempt.
-    withTimeout(req, async (signal) => {
+export function fetchTransport(
+  fetchFn: typeof globalThis.fetch,
+  clock: AttemptClock = new AttemptClock(),
+): Transport {
+  return async (req) => {
+    // fetch takes nothing but an AbortSignal; the clock (not a timer per request) aborts it.
+    const controller = new AbortController();
+    const attempt = clock.start(req.timeoutMs, req.signal);
+    if (attempt.aborted) controller.abort();
+    else attempt.once('abort', () => controller.abort());
+    try {
       const res = await fetchFn(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body,
-        signal,
+        signal: controller.signal,
       });
       const bodyText = res.text();
       const headers: Record<string, string> = {};
@@ -159,35 +155,18 @@ export function fetchTransport(fetchFn: typeof globalThis.fetch): Transport {
         headers[name] = value;
       });
       return { status: res.status, headers, bodyText: await bodyText };
-    });
+    } catch (error) {
+      throw failureOf(attempt, error);
+    } finally {
+      clock.end(attempt);
+    }
+  };
 }
 
-/**
- * Runs one exchange, classifying its failure. With `timer`, an own timer aborts the exchange after
- * `req.timeoutMs` (the caller's signal too); without, the caller's signal is handed on as it is.
- */
-async function withTimeout(
-  req: TransportRequest,
-  run: (signal: AbortSignal | undefined) => Promise<TransportResponse>,
-): Promise<TransportResponse> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const handle = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, req.timeoutMs);
-  const onAbort = () => controller.abort();
-  req.signal?.addEventListener('abort', onAbort, { once: true });
-  // The caller may have aborted while the core awaited a token: an abort event will not come again.
-  if (req.signal?.aborted) controller.abort();
-  try {
-    return await run(controller.signal);
-  } catch (error) {
-    throw timedOut ? new TransportError('timeout', undefined, { cause: error }) : classifyFailure(error);
-  } finally {
-    clearTimeout(handle);
-    req.signal?.removeEventListener('abort', onAbort);
-  }
+function failureOf(attempt: Attempt, error: unknown): TransportError {
+  return attempt.timedOut
+    ? new TransportError('timeout', undefined, { cause: error })
+    : classifyFailure(error);
 }
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

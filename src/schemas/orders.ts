@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { e164Phone, email, openEnum, positiveCents, secureUrl, timestamp, uuid } from './common.js';
 import { Level3 } from './level3.js';
+import { metadata } from './metadata.js';
 import { PaymentStatus } from './payments.js';
 
 /**
@@ -57,8 +58,14 @@ export const OrderCreateParams = z.strictObject({
   customer_email: email.optional(),
   /** @default undefined (not sent) */
   department_id: uuid.optional(),
-  /** @default undefined (not sent) */
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * Your own key/value pairs: a plain object of JSON values (strings, finite numbers, booleans,
+   * null, arrays and plain objects of them), at most 10 levels deep and 16,384 bytes of JSON, sent
+   * exactly as given. A `Date`, `BigInt`, function, `undefined`, class instance, circular value or
+   * `__proto__` key is refused with a `RequestValidationError` naming its path.
+   * @default undefined (not sent)
+   */
+  metadata: metadata.optional(),
   /** Level 3 data, which a payment may override. @default undefined (not sent) */
   level3: Level3.optional(),
   /** Hosted checkout: where the browser goes after a successful payment. @default undefined (no hosted checkout) */

@@ -32,9 +32,14 @@ describe('isRetryable', () => {
     ['401', status(401), { safe: false, keyed: false, unsafe: false }],
     ['409', status(409), { safe: false, keyed: false, unsafe: false }],
     [
-      '2xx with an unreadable body',
+      '2xx JSON of the wrong shape (the same request gets it again)',
       { kind: 'invalid_response', status: 201 },
       { safe: false, keyed: false, unsafe: false },
+    ],
+    [
+      '2xx with an unreadable body (truncated or malformed JSON: a lost answer)',
+      { kind: 'invalid_response', status: 201, unreadable: true },
+      { safe: true, keyed: true, unsafe: false },
     ],
   ];
   for (const [name, failure, expected] of cases) {
@@ -180,9 +185,24 @@ describe('decideRetry', () => {
       { action: 'retry', delayMs: 250 },
     ],
     [
-      'keyed 500 after the last retry is not marked unknown (the key makes a new call safe)',
+      'keyed 500 after the last retry: the order may exist, outcome unknown (the error carries the key)',
       { ...base, mode: 'keyed', failure: status(500), retriesDone: 2 },
-      { action: 'throw', outcomeUnknown: false, why: 'retries_exhausted' },
+      { action: 'throw', outcomeUnknown: true, why: 'retries_exhausted' },
+    ],
+    [
+      'keyed unreadable 2xx is retried with the same key',
+      { ...base, mode: 'keyed', failure: { kind: 'invalid_response', status: 201, unreadable: true } },
+      { action: 'retry', delayMs: 250 },
+    ],
+    [
+      'safe unreadable 2xx is retried like a 5xx',
+      { ...base, mode: 'safe', failure: { kind: 'invalid_response', status: 200, unreadable: true } },
+      { action: 'retry', delayMs: 250 },
+    ],
+    [
+      'unsafe unreadable 2xx: not retried, outcome unknown',
+      { ...base, mode: 'unsafe', failure: { kind: 'invalid_response', status: 201, unreadable: true } },
+      { action: 'throw', outcomeUnknown: true, why: 'not_retryable' },
     ],
   ];
   it.each(cases)('%s', (_name, input, expected) => {

@@ -30,10 +30,11 @@ const AMBIGUOUS: Row = {
   'refunds.create': 'unknown',
   'payments.void': 'retried',
 };
-/** A 2xx the SDK cannot read: never retried; unknown outcome for payments and refunds. */
+/** A 2xx JSON body of the wrong shape or type: the same request would get it again; never retried. */
 const UNREADABLE: Row = {
   'orders.get': 'thrown',
-  'orders.create': 'thrown',
+  // The order may exist: the error carries its Idempotency-Key to get it back.
+  'orders.create': 'unknown',
   'payments.create': 'unknown',
   'refunds.create': 'unknown',
   'payments.void': 'thrown',
@@ -50,8 +51,9 @@ export const FAULT_TABLE: Record<FaultName, Row> = {
   status_429_seconds: ALWAYS_RETRIED,
   status_429_date: ALWAYS_RETRIED,
   token_expired: ALWAYS_RETRIED,
-  malformed_json: UNREADABLE,
-  truncated_json: UNREADABLE,
+  // Not JSON at all: an answer lost on the way, retried like a 5xx where a retry is safe.
+  malformed_json: AMBIGUOUS,
+  truncated_json: AMBIGUOUS,
   unexpected_shape: UNREADABLE,
   not_json: UNREADABLE,
 };

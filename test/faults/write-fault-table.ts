@@ -20,10 +20,13 @@ attempt of an \`orders.create\` carries the same key).
 ${renderFaultTable()}
 
 - "outcome unknown" means \`error.outcomeUnknown === true\`: the payment or refund may exist. Read the
-  order (\`client.orders.get(orderId)\`) before trying again.
+  order (\`client.orders.get(orderId)\`) before trying again. For \`orders.create\`, the order may
+  exist: create it again with \`{ idempotencyKey: error.idempotencyKey }\` to get it back.
 - When the fault persists on every attempt, each "retried" cell ends with the fault's error class after
-  3 attempts (a \`401 token_expired\` after one new token and one replay), with \`outcomeUnknown: false\`
-  and still at most one side effect (same test file).
+  3 attempts (a \`401 token_expired\` after one new token and one replay) and still at most one side
+  effect (same test file). The error has \`outcomeUnknown: false\`, except for \`orders.create\` when
+  the service may have acted: then \`outcomeUnknown: true\` and \`error.idempotencyKey\` gets the order
+  back without creating a second one.
 - A soak test (\`test/faults/soak.test.ts\`) runs 5,000 mixed calls at concurrency 50 with 10% random
   faults from this table and checks that every call settles with a \`PaymentsError\` or a result, that
   no rejection goes unhandled, and that no call has a duplicated side effect.
