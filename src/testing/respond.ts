@@ -55,7 +55,12 @@ export function newRequestId(): string {
   return `req_${randomBytes(8).toString('hex')}`;
 }
 
-export function json(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}) {
+export function json(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...headers },
@@ -85,7 +90,12 @@ export function unexpectedErrorResponse(error: unknown, requestId: string): Resp
   );
 }
 
-export function html(status: number, body: string, requestId: string, headers: Record<string, string> = {}) {
+export function html(
+  status: number,
+  body: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(body, {
     status,
     headers: {

@@ -133,8 +133,8 @@ describe('4.13 register webhook endpoint over HTTP', () => {
     });
   });
 
-  it('refuses http:// (422) and a token without svc/webhooks:subscribe (403)', async () => {
-    const plain = await h.call('POST', path(), { body: { url: 'http://127.0.0.1:9/hooks' } });
+  it('refuses http:// off loopback (422) and a token without svc/webhooks:subscribe (403)', async () => {
+    const plain = await h.call('POST', path(), { body: { url: 'http://partner.example.com/hooks' } });
     expect([plain.status, plain.body.error]).toEqual([422, 'validation_error']);
     const token = await h.token(h.mock.fixtures.chargeOnlyClient);
     const denied = await h.call('POST', path(), { token, body: { url: 'https://127.0.0.1:9/hooks' } });
