@@ -26,7 +26,9 @@ export async function startExample(
     return { client: new PaymentsClient(), locationId, pollIntervalMs: 3_000, log, close: async () => {} };
   }
   const mock = createMockService({
-    autoProcess: { approveAfterMs: 200, settleAfterMs: 200, refundAfterMs: 200 },
+    autoProcess: { approveAfterMs: 200, settleAfterMs: 1_000, refundAfterMs: 200 },
+    // Demo outcomes run on the mock clock: let it follow real time, as the bin does.
+    clock: { realTime: true },
     rateLimits: false,
   });
   const server = await mock.listen();

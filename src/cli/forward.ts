@@ -6,12 +6,12 @@ export function attemptLine(d: Delivery, index: number, nowMs: number): string {
   const attempt = d.attempts[index]!;
   const answer =
     attempt.status === null ? `no answer (${attempt.error ?? 'error'})` : `HTTP ${attempt.status}`;
-  const head = `webhook ${d.eventKind} ${d.eventId} attempt ${index + 1}/6: ${answer}`;
+  const head = `webhook ${d.event_kind} ${d.event_id} attempt ${index + 1}/6: ${answer}`;
   if (attempt.ok) return `${head}, delivered`;
   const last = index === d.attempts.length - 1;
   if (last && d.status === 'dead_letter') return `${head}, dead letter (replay it from the dashboard)`;
-  if (last && d.nextAttemptAtMs !== null) {
-    const minutes = Math.max(0, Math.round((d.nextAttemptAtMs - nowMs) / 60_000));
+  if (last && d.next_attempt_at !== null) {
+    const minutes = Math.max(0, Math.round((Date.parse(d.next_attempt_at) - nowMs) / 60_000));
     return `${head}, next attempt in ${minutes} min`;
   }
   return head;
@@ -34,10 +34,10 @@ export function forwardWebhooks(
   // Watching the delivery log (rather than hooking the dispatcher) keeps this a pure observer.
   const watch = () => {
     for (const d of mock.webhooks.deliveries()) {
-      if (d.endpointId !== endpoint.webhook_endpoint_id) continue;
-      const done = seen.get(d.deliveryId) ?? 0;
+      if (d.webhook_endpoint_id !== endpoint.webhook_endpoint_id) continue;
+      const done = seen.get(d.delivery_id) ?? 0;
       for (let i = done; i < d.attempts.length; i++) print(attemptLine(d, i, mock.clock.now()));
-      seen.set(d.deliveryId, d.attempts.length);
+      seen.set(d.delivery_id, d.attempts.length);
     }
   };
   const timer = setInterval(watch, 100);

@@ -38,6 +38,45 @@ export const EventResource = z.looseObject({
 export type EventResource = z.infer<typeof EventResource>;
 
 /**
+ * The event kinds about a refund: their resource is the payment plus the refund it is about.
+ *
+ * @example
+ * const isRefundEvent = (REFUND_EVENT_KINDS as readonly string[]).includes(event.event_kind);
+ */
+export const REFUND_EVENT_KINDS = [
+  'payment.refunded',
+  'payment.reversal_settled',
+  'payment.reversal_failed',
+] as const;
+/**
+ * A kind of {@link REFUND_EVENT_KINDS}.
+ *
+ * @example
+ * const kind: RefundEventKind = 'payment.reversal_failed';
+ */
+export type RefundEventKind = (typeof REFUND_EVENT_KINDS)[number];
+
+/**
+ * The resource of a refund event (`payment.refunded`, `payment.reversal_settled`,
+ * `payment.reversal_failed`): the payment (its `status` after the refund: `refunded` once approved
+ * refunds reach its amount, else still `settled`) plus the refund the event is about.
+ *
+ * @example
+ * if (event.event_kind === 'payment.reversal_failed') {
+ *   alertFinance(event.resource.refund_id, event.resource.refund_amount_cents);
+ * }
+ */
+export const RefundEventResource = EventResource.extend({
+  /** The refund this event is about. */
+  refund_id: z.string(),
+  /** The refund's status: `approved` (refunded, reversal settled) or `failed` (reversal failed). */
+  refund_status: openEnum(['pending', 'approved', 'failed'] as const),
+  /** The refunded amount in cents (part of the payment's amount for a partial refund). */
+  refund_amount_cents: z.int(),
+});
+export type RefundEventResource = z.infer<typeof RefundEventResource>;
+
+/**
  * The fields every event carries besides its kind (section 6.3). The light webhooks entry checks the
  * same rules by hand (src/webhooks/envelope.ts); a property test holds the two equal.
  */
@@ -67,7 +106,9 @@ type EventBase = z.infer<typeof EventBase>;
  *   return shipOrder(event.resource.order_id);
  * }
  */
-export type WebhookEventOf<K extends KnownEventKind> = EventBase & { event_kind: K };
+export type WebhookEventOf<K extends KnownEventKind> = K extends RefundEventKind
+  ? Omit<EventBase, 'resource'> & { event_kind: K; resource: RefundEventResource }
+  : EventBase & { event_kind: K };
 
 /**
  * An event of a kind this SDK does not know yet: handle it or ignore it, but do not fail. Its kind is a

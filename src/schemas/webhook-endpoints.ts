@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from './common.js';
+import { secureUrl, timestamp } from './common.js';
 import { EVENT_KINDS, EventKind } from './events.js';
 
 /**
@@ -9,17 +9,8 @@ import { EVENT_KINDS, EventKind } from './events.js';
  * const params: WebhookEndpointCreateParams = { url: 'https://example.com/webhooks', event_kinds: ['payment.approved'] };
  */
 export const WebhookEndpointCreateParams = z.strictObject({
-  /** Where deliveries go; must be `https://`. */
-  url: z.string().refine(
-    (value) => {
-      try {
-        return new URL(value).protocol === 'https:';
-      } catch {
-        return false;
-      }
-    },
-    { error: 'must be an https:// URL' },
-  ),
+  /** Where deliveries go: `https://` (`http://` only for a loopback receiver, e.g. against the mock). */
+  url: secureUrl,
   /** The event kinds to deliver; omit for all. @default undefined (every kind) */
   event_kinds: z
     .array(z.enum(EVENT_KINDS, { error: `must be one of ${EVENT_KINDS.join(', ')}` }))

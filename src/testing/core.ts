@@ -5,7 +5,8 @@ import type { Bucket } from './rate-limit.js';
 import type { MockState } from './state.js';
 
 /**
- * Demo mode: the processor answers on its own, on real (unref'd) timers.
+ * Demo mode: the processor answers on its own, on the mock clock (the bin's clock follows real time;
+ * a test with a manual clock moves outcomes on with `mock.clock.advance()`).
  *
  * @example
  * const mock = createMockService({ autoProcess: { approveAfterMs: 200, declineAmountsEndingIn: [13, 99] } });
@@ -40,7 +41,11 @@ export interface MockServiceOptions {
   refundWindowMs?: number;
   /** Demo mode; `true` takes every default of {@link AutoProcessOptions}. @default false */
   autoProcess?: boolean | AutoProcessOptions;
-  /** A webhook delivery attempt fails when the receiver takes longer (real milliseconds). @default 30_000 */
+  /**
+   * A webhook delivery attempt fails when the receiver takes longer: real milliseconds, since it
+   * bounds real network I/O to your receiver (the retry schedule runs on the mock clock).
+   * @default 30_000
+   */
   webhookTimeoutMs?: number;
   /** Enforce per-client rate limits (spec section 8). @default true */
   rateLimits?: boolean;
@@ -90,7 +95,7 @@ export interface PaymentEvent {
 
 /** The shared pieces every route, the processor and the dispatcher work on. */
 export interface MockCore {
-  /** Replaced on reset(): always read it through the core. */
+  /** Cleared in place on reset(). */
   readonly state: MockState;
   readonly clock: InternalClock;
   readonly authority: TokenAuthority;

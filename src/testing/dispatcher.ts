@@ -49,7 +49,8 @@ export interface DeliveryAttempt {
 }
 
 /**
- * An event on its way to one endpoint.
+ * An event on its way to one endpoint, in the service's snake_case like everything else the mock
+ * shows.
  *
  * @example
  * await mock.webhooks.flush();
@@ -57,31 +58,46 @@ export interface DeliveryAttempt {
  * expect(delivery?.status).toBe('delivered');
  */
 export interface Delivery {
-  deliveryId: string;
-  endpointId: string;
+  delivery_id: string;
+  webhook_endpoint_id: string;
   url: string;
-  eventId: string;
-  eventKind: KnownEventKind;
+  event_id: string;
+  event_kind: KnownEventKind;
   /** The exact JSON body sent on every attempt. */
   body: string;
+  /** `replayed`: a dead letter that was delivered again as a new delivery (see `replay_of`). */
   status: 'pending' | 'delivered' | 'dead_letter' | 'replayed';
   attempts: DeliveryAttempt[];
-  /** Mock-clock ms of the next attempt (null once delivered or dead-lettered). */
-  nextAttemptAtMs: number | null;
-  /** The dead-lettered delivery this one replays. */
-  replayOf?: string;
+  /** Mock-clock time of the next attempt (null once delivered or dead-lettered). */
+  next_attempt_at: string | null;
+  /** The delivery this one replays, or null. */
+  replay_of: string | null;
+}
+
+/** A delivery as the dispatcher keeps it: the next attempt in mock-clock milliseconds. */
+interface DeliveryRecord extends Omit<Delivery, 'next_attempt_at'> {
+  nextAtMs: number | null;
+}
+
+function view(d: DeliveryRecord): Delivery {
+  const { nextAtMs, ...rest } = d;
+  return {
+    ...rest,
+    attempts: d.attempts.map((a) => ({ ...a })),
+    next_attempt_at: nextAtMs === null ? null : new Date(nextAtMs).toISOString(),
+  };
 }
 
 /** Delivers events to registered endpoints with the retry schedule on the mock clock. */
 export class Dispatcher {
-  private deliveries: Delivery[] = [];
+  private deliveries: DeliveryRecord[] = [];
   private events: EventEnvelope[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly busy = new Set<string>();
 
   constructor(
     private readonly clock: InternalClock,
-    private readonly state: () => MockState,
+    private readonly state: MockState,
     private readonly timeoutMs: number,
   ) {}
 
@@ -96,7 +112,7 @@ export class Dispatcher {
     };
     this.events.push(envelope);
     const body = JSON.stringify(envelope);
-    for (const endpoint of this.state().webhookEndpoints.values()) {
+    for (const endpoint of this.state.webhookEndpoints.values()) {
       if (endpoint.partner_id !== event.partnerId) continue;
       if (endpoint.event_kinds && !endpoint.event_kinds.includes(event.kind)) continue;
       this.deliveries.push(this.newDelivery(endpoint, envelope, body));
@@ -111,41 +127,43 @@ export class Dispatcher {
   }
 
   list(): Delivery[] {
-    return this.deliveries.map((d) => ({ ...d, attempts: [...d.attempts] }));
+    return this.deliveries.map(view);
   }
 
   /** Delivers a delivery's event again (same body, same event_id) as a new delivery. */
   replay(deliveryId: string): Delivery {
-    const original = this.deliveries.find((d) => d.deliveryId === deliveryId);
-    if (!original) throw new MockControlError(`no webhook delivery ${deliveryId}`);
-    const endpoint = this.state().webhookEndpoints.get(original.endpointId);
-    if (!endpoint)
+    const original = this.deliveries.find((d) => d.delivery_id === deliveryId);
+    if (!original) throw new MockControlError(`no webhook delivery ${deliveryId}`, 'not_found');
+    if (original.status === 'pending') {
+      throw new MockControlError(`delivery ${deliveryId} is still pending; replay a delivered or dead one`);
+    }
+    if (!this.state.webhookEndpoints.has(original.webhook_endpoint_id))
       throw new MockControlError(`the endpoint of delivery ${deliveryId} is no longer registered`);
     if (original.status === 'dead_letter') original.status = 'replayed';
-    const copy: Delivery = {
+    const copy: DeliveryRecord = {
       ...original,
-      deliveryId: `dlv_${randomUUID()}`,
+      delivery_id: `dlv_${randomUUID()}`,
       status: 'pending',
       attempts: [],
-      nextAttemptAtMs: this.clock.now(),
-      replayOf: original.deliveryId,
+      nextAtMs: this.clock.now(),
+      replay_of: original.delivery_id,
     };
     this.deliveries.push(copy);
     this.runDue();
-    return { ...copy };
+    return view(copy);
   }
 
   /** Starts every attempt that is due on the mock clock. */
   runDue(): void {
     const now = this.clock.now();
     for (const d of this.deliveries) {
-      if (d.status !== 'pending' || d.nextAttemptAtMs === null || d.nextAttemptAtMs > now) continue;
-      if (this.busy.has(d.deliveryId)) continue;
-      const endpoint = this.state().webhookEndpoints.get(d.endpointId);
+      if (d.status !== 'pending' || d.nextAtMs === null || d.nextAtMs > now) continue;
+      if (this.busy.has(d.delivery_id)) continue;
+      const endpoint = this.state.webhookEndpoints.get(d.webhook_endpoint_id);
       if (!endpoint) continue;
-      this.busy.add(d.deliveryId);
+      this.busy.add(d.delivery_id);
       const run = this.attempt(d, endpoint.signing_secret).finally(() => {
-        this.busy.delete(d.deliveryId);
+        this.busy.delete(d.delivery_id);
         this.inFlight.delete(run);
       });
       this.inFlight.add(run);
@@ -162,36 +180,43 @@ export class Dispatcher {
     this.events = [];
   }
 
-  private newDelivery(endpoint: WebhookEndpointRecord, envelope: EventEnvelope, body: string): Delivery {
+  private newDelivery(
+    endpoint: WebhookEndpointRecord,
+    envelope: EventEnvelope,
+    body: string,
+  ): DeliveryRecord {
     return {
-      deliveryId: `dlv_${randomUUID()}`,
-      endpointId: endpoint.webhook_endpoint_id,
+      delivery_id: `dlv_${randomUUID()}`,
+      webhook_endpoint_id: endpoint.webhook_endpoint_id,
       url: endpoint.url,
-      eventId: envelope.event_id,
-      eventKind: envelope.event_kind,
+      event_id: envelope.event_id,
+      event_kind: envelope.event_kind,
       body,
       status: 'pending',
       attempts: [],
-      nextAttemptAtMs: this.clock.now(),
+      nextAtMs: this.clock.now(),
+      replay_of: null,
     };
   }
 
-  private async attempt(d: Delivery, secret: string): Promise<void> {
+  private async attempt(d: DeliveryRecord, secret: string): Promise<void> {
     const startMs = this.clock.now();
     const result = await this.send(d, secret, new Date(startMs).toISOString());
     d.attempts.push(result);
     if (result.ok) {
       d.status = 'delivered';
-      d.nextAttemptAtMs = null;
+      d.nextAtMs = null;
     } else if (d.attempts.length >= RETRY_SCHEDULE_MS.length) {
       d.status = 'dead_letter';
-      d.nextAttemptAtMs = null;
+      d.nextAtMs = null;
     } else {
-      d.nextAttemptAtMs = startMs + RETRY_SCHEDULE_MS[d.attempts.length]!;
+      d.nextAtMs = startMs + RETRY_SCHEDULE_MS[d.attempts.length]!;
+      // The retry falls due on the mock clock (an advance, or real time in real-time mode).
+      this.clock.schedule(d.nextAtMs - this.clock.now(), () => this.runDue());
     }
   }
 
-  private async send(d: Delivery, secret: string, at: string): Promise<DeliveryAttempt> {
+  private async send(d: DeliveryRecord, secret: string, at: string): Promise<DeliveryAttempt> {
     // The mock only calls this machine: an endpoint registered with a partner's real https URL must
     // not receive test events. The attempt fails and the retry schedule runs as for a dead receiver.
     if (!isLoopbackUrl(d.url)) return { at, status: null, ok: false, error: 'NotLoopback' };
@@ -203,7 +228,7 @@ export class Dispatcher {
           'content-type': 'application/json',
           'user-agent': 'partner-payments-mock',
           'x-service-signature': webhookSignatureHeader(d.body, secret),
-          'x-service-event-id': d.eventId,
+          'x-service-event-id': d.event_id,
         },
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,

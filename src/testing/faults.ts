@@ -17,7 +17,12 @@ export interface FaultSpec {
    * @default false
    */
   network?: boolean;
-  /** Real milliseconds to wait before answering (then the fault, or the normal answer), for timeout tests. @default 0 */
+  /**
+   * Milliseconds on the mock clock to wait before answering (then the fault, or the normal answer).
+   * With a manual clock the answer waits until `mock.clock.advance()` passes it (a client's timeout
+   * fires first); with a real-time clock it is a real delay.
+   * @default 0
+   */
   delayMs?: number;
   /** The error code of the body. @default derived from the status (503 -> service_unavailable, ...) */
   error?: string;

@@ -35,12 +35,12 @@ export interface MockProcessor {
 export function createProcessor(core: MockCore): MockProcessor {
   const payment = (id: string): PaymentRecord => {
     const p = core.state.payments.get(id);
-    if (!p) throw new MockControlError(`no payment ${id} in the mock`);
+    if (!p) throw new MockControlError(`no payment ${id} in the mock`, 'not_found');
     return p;
   };
   const refund = (id: string): RefundRecord => {
     const r = core.state.refunds.get(id);
-    if (!r) throw new MockControlError(`no refund ${id} in the mock`);
+    if (!r) throw new MockControlError(`no refund ${id} in the mock`, 'not_found');
     return r;
   };
   const emit = (kind: KnownEventKind, p: PaymentRecord, r?: RefundRecord) => {
@@ -95,12 +95,4 @@ export function createProcessor(core: MockCore): MockProcessor {
 function touchOrder(core: MockCore, p: PaymentRecord): void {
   const order = core.state.orders.get(p.order_id);
   if (order) order.updated_at = p.updated_at;
-}
-
-/** Expires pending payments whose time-to-live has passed on the mock clock. */
-export function expireDuePayments(core: MockCore, processor: MockProcessor): void {
-  const now = core.clock.now();
-  for (const p of core.state.payments.values()) {
-    if (p.status === 'pending' && p.expiresAtMs <= now) processor.expire(p.payment_id);
-  }
 }

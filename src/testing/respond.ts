@@ -15,20 +15,52 @@ export class MockApiError extends Error {
 }
 
 /**
- * Thrown by the mock's test controls (approve a payment that is not pending, an unknown id).
+ * Why a control of the mock refused: `not_found` (an unknown id), `conflict` (the state does not fit,
+ * e.g. settling a pending payment; nothing changed) or `invalid` (a bad argument).
+ *
+ * @example
+ * const code: MockControlErrorCode = 'conflict';
+ */
+export type MockControlErrorCode = 'not_found' | 'conflict' | 'invalid';
+
+const CONTROL_STATUS: Record<MockControlErrorCode, 400 | 404 | 409> = {
+  not_found: 404,
+  conflict: 409,
+  invalid: 400,
+};
+
+/**
+ * Thrown by the mock's test controls (approve a payment that is not pending, an unknown id). A control
+ * that throws changed nothing. `status` is the HTTP status a control API answers with.
  *
  * @example
  * expect(() => mock.processor.settle(pendingPaymentId)).toThrow(MockControlError);
+ * try { mock.processor.settle(id); } catch (e) { if (e instanceof MockControlError) res.status(e.status); }
  */
 export class MockControlError extends Error {
   override readonly name = 'MockControlError';
+  /** 404 for `not_found`, 409 for `conflict`, 400 for `invalid`. */
+  readonly status: 400 | 404 | 409;
+  constructor(
+    message: string,
+    /** @default 'conflict' */
+    readonly code: MockControlErrorCode = 'conflict',
+  ) {
+    super(message);
+    this.status = CONTROL_STATUS[code];
+  }
 }
 
 export function newRequestId(): string {
   return `req_${randomBytes(8).toString('hex')}`;
 }
 
-export function json(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}) {
+export function json(
+  status: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...headers },
@@ -58,7 +90,12 @@ export function unexpectedErrorResponse(error: unknown, requestId: string): Resp
   );
 }
 
-export function html(status: number, body: string, requestId: string, headers: Record<string, string> = {}) {
+export function html(
+  status: number,
+  body: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(body, {
     status,
     headers: {

@@ -109,7 +109,8 @@ export function createDispatch(
       const url = new URL(request.url);
       const fault = faults.take(request.method, url.pathname);
       if (fault) {
-        if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+        // The delay runs on the mock clock: advance it (or run a real-time clock) to let the answer out.
+        if (fault.delayMs) await core.clock.sleep(fault.delayMs);
         if (fault.network) return Response.error();
         if (fault.status !== undefined) {
           const headers: Record<string, string> =

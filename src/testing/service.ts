@@ -1,122 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'msw';
 import { SCOPES } from '../schemas/common.js';
-import type { KnownEventKind } from '../schemas/events.js';
 import { TokenAuthority } from './auth.js';
 import { scheduleAutoProcess } from './auto-process.js';
-import { createClock, type MockClock } from './clock.js';
+import { createClock } from './clock.js';
 import { pinnedEndpoints } from './control/pins.js';
 import { createControlHandler, isControlPath } from './control/serve.js';
 import { type MockCore, type MockServiceOptions, resolveOptions } from './core.js';
-import { type Delivery, Dispatcher, type EventEnvelope } from './dispatcher.js';
-import { FaultQueue, type FaultSpec } from './faults.js';
-import {
-  type FixtureClient,
-  type MockFixtures,
-  makeLocation,
-  seedFixtures,
-  storeClient,
-} from './fixtures.js';
-import { type LoopbackServer, serveFetch } from './http-server.js';
+import { Dispatcher } from './dispatcher.js';
+import { FaultQueue } from './faults.js';
+import { type MockFixtures, makeLocation, seedFixtures, storeClient } from './fixtures.js';
+import { serveFetch } from './http-server.js';
 import { mswHandlers } from './msw.js';
-import { createProcessor, expireDuePayments, type MockProcessor } from './processor.js';
+import { createProcessor } from './processor.js';
 import { MockControlError } from './respond.js';
 import { createDispatch } from './router.js';
 import { buildRoutes } from './routes/index.js';
-import { MockState, type RateTier } from './state.js';
+import type { MockService } from './service-types.js';
+import { snapshot } from './snapshot.js';
+import { MockState } from './state.js';
 import { registerControl } from './webhook-control.js';
 
-/**
- * The mock's webhook side: control-side registration, deliveries, dead letters, replay.
- *
- * @example
- * const { signing_secret } = mock.webhooks.register({ partnerId, url: 'http://127.0.0.1:8123/hooks' });
- * mock.processor.approve(paymentId);
- * await mock.webhooks.flush();
- */
-export interface MockWebhooks {
-  /** Registers an endpoint for a partner; `http://` is allowed for loopback receivers. Returns it with its secret. */
-  register(input: { partnerId: string; url: string; eventKinds?: KnownEventKind[] }): {
-    webhook_endpoint_id: string;
-    signing_secret: string;
-    url: string;
-    event_kinds: KnownEventKind[] | null;
-  };
-  /** Every delivery (one per event and endpoint), with its attempts. */
-  deliveries(): Delivery[];
-  /** Deliveries that failed all 6 attempts. */
-  deadLetters(): Delivery[];
-  /** Delivers a delivery's event again, with the same body and `event_id`. */
-  replay(deliveryId: string): Delivery;
-  /** Waits until no delivery attempt is in flight. */
-  flush(): Promise<void>;
-  /** Every event the mock emitted, whether or not an endpoint was registered. */
-  events(): EventEnvelope[];
-}
-
-/**
- * A mock listening on loopback.
- *
- * @example
- * const server = await mock.listen();
- * const client = new PaymentsClient({ ...mock.credentials, baseUrl: server.baseUrl, authUrl: server.authUrl });
- */
-export interface MockServer extends LoopbackServer {
-  /** The API root to give a client as `baseUrl`. */
-  baseUrl: string;
-  /** The token issuer root to give a client as `authUrl`. */
-  authUrl: string;
-}
-
-/**
- * The mock of the Partner Payments Service: see docs/testing.md.
- *
- * @example
- * const mock: MockService = createMockService();
- * mock.processor.approve(paymentId);
- * mock.clock.advance(60_000);
- */
-export interface MockService {
-  /**
-   * msw handlers answering `*\/oauth2/token`, `*\/pos/v1/*` and `*\/admin/v1/*` on any origin: a thin
-   * adapter over {@link MockService.fetch}. Only this needs msw (an optional peer); reading it without
-   * msw installed throws an error that says `npm install -D msw`.
-   */
-  readonly handlers: RequestHandler[];
-  readonly clock: MockClock;
-  readonly fixtures: MockFixtures;
-  /** The first partner's all-scopes client. */
-  readonly credentials: { clientId: string; clientSecret: string };
-  /** Options for a `PaymentsClient` against this mock (in-process origins by default). */
-  clientOptions(origin?: string): {
-    clientId: string;
-    clientSecret: string;
-    baseUrl: string;
-    authUrl: string;
-  };
-  readonly processor: MockProcessor;
-  readonly webhooks: MockWebhooks;
-  /** Makes the next matching request(s) fail with the given status. */
-  failNext(fault: FaultSpec): void;
-  /** Adds `n` payments-enabled locations to a partner; returns their ids. */
-  seedLocations(partnerId: string, n: number): string[];
-  /** Adds a machine client. @default scopes every scope, tier 'standard' */
-  addClient(input: { partnerId: string; scopes?: string[]; tier?: RateTier }): FixtureClient;
-  /** Revokes a machine client: minting and its existing tokens answer 401 `client_revoked`. */
-  revokeClient(clientId: string): void;
-  /** Mints a POS user-pool token (accepted by order creation only). */
-  issueUserToken(input: { partnerId: string; userId?: string }): Promise<string>;
-  /** While on, every request answers 503 `service_unavailable`. */
-  setMaintenance(on: boolean): void;
-  /** The engine: answers one request directly, without msw (the handlers and `listen()` call it). */
-  fetch(request: Request): Promise<Response>;
-  /** Serves the mock on a real HTTP server on 127.0.0.1. */
-  listen(options?: { port?: number; host?: string }): Promise<MockServer>;
-  /** Forgets every order, token bucket, fault and delivery and seeds the fixtures again. */
-  reset(): void;
-  /** Stops the real-time ticker (real-time clock only). */
-  close(): void;
-}
+export type { MockServer, MockService, MockWebhooks } from './service-types.js';
 
 /**
  * Creates the stateful mock of the whole service, for msw in-process tests or a loopback server.
@@ -131,32 +36,28 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const opts = resolveOptions(options);
   const clock = createClock(options.clock);
   const faults = new FaultQueue();
-  let state = new MockState();
-  let fixtures = opts.seed ? seedFixtures(state, clock.iso()) : emptyFixtures();
-  const dispatcher = new Dispatcher(clock, () => state, opts.webhookTimeoutMs);
+  const state = new MockState();
+  const fixtures = opts.seed ? seedFixtures(state, clock.iso()) : emptyFixtures();
+  const dispatcher = new Dispatcher(clock, state, opts.webhookTimeoutMs);
   const core: MockCore = {
-    get state() {
-      return state;
-    },
+    state,
     clock,
     authority: new TokenAuthority(),
     options: opts,
     buckets: new Map(),
     emit: (event) => dispatcher.emit(event),
     onCreated: (kind, id) => {
-      if (opts.autoProcess) scheduleAutoProcess(opts.autoProcess, processor, () => state, kind, id);
+      // A pending payment expires on the mock clock; expire() refuses (and the clock skips it) once
+      // the payment moved on.
+      if (kind === 'payment') clock.schedule(opts.paymentTtlMs, () => processor.expire(id));
+      if (opts.autoProcess) scheduleAutoProcess(opts.autoProcess, processor, clock, state, kind, id);
     },
     maintenance: false,
   };
   const processor = createProcessor(core);
-  const tick = () => {
-    expireDuePayments(core, processor);
-    dispatcher.runDue();
-  };
-  clock.onAdvance(tick);
-  const ticker = options.clock?.realTime ? setInterval(tick, 1000).unref() : null;
+  clock.onAdvance(() => dispatcher.runDue());
   const routes = buildRoutes(core, processor);
-  const dispatch = createDispatch(core, routes, faults, tick);
+  const dispatch = createDispatch(core, routes, faults, () => clock.tick());
   let handlers: RequestHandler[] | undefined;
   const mock: MockService = {
     get handlers() {
@@ -164,9 +65,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return handlers;
     },
     clock,
-    get fixtures() {
-      return fixtures;
-    },
+    fixtures,
     get credentials() {
       const main = fixtures.partners[0]?.clients[0];
       return { clientId: main?.clientId ?? '', clientSecret: main?.clientSecret ?? '' };
@@ -188,6 +87,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       events: () => dispatcher.emitted(),
     },
     failNext: (fault) => faults.add(fault),
+    snapshot: () => snapshot(state, clock.iso()),
     seedLocations(partnerId, n) {
       const org = [...state.locations.values()].find((l) => l.partner_id === partnerId)?.organization_id;
       const start = state.locationsOf(partnerId).length + 1;
@@ -209,7 +109,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       }),
     revokeClient(clientId) {
       const client = state.clients.get(clientId);
-      if (!client) throw new MockControlError(`no client ${clientId} in the mock`);
+      if (!client) throw new MockControlError(`no client ${clientId} in the mock`, 'not_found');
       client.revoked = true;
     },
     issueUserToken: ({ partnerId, userId = randomUUID() }) =>
@@ -237,16 +137,16 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return { ...server, baseUrl: server.url, authUrl: server.url };
     },
     reset() {
-      state = new MockState();
-      fixtures = opts.seed ? seedFixtures(state, clock.iso()) : emptyFixtures();
+      state.clear();
+      // Seeded ids and credentials are fixed, so the fixtures object keeps describing the new seed.
+      if (opts.seed) Object.assign(fixtures, seedFixtures(state, clock.iso()));
+      clock.clear();
       core.buckets.clear();
       core.maintenance = false;
       faults.clear();
       dispatcher.reset();
     },
-    close() {
-      if (ticker) clearInterval(ticker);
-    },
+    close: () => clock.close(),
   };
   return mock;
 }

@@ -102,7 +102,7 @@ export interface LaunchTokenRecord {
   used: boolean;
 }
 
-/** Everything the mock service holds. One instance per mock; `reset()` builds a new one. */
+/** Everything the mock service holds. One instance per mock; `reset()` clears it in place. */
 export class MockState {
   readonly clients = new Map<string, ClientRecord>();
   readonly locations = new Map<string, LocationRecord>();
@@ -116,6 +116,24 @@ export class MockState {
   readonly partners = new Set<string>();
   /** Order-creation responses by subject and Idempotency-Key. */
   readonly idempotency = new Map<string, { fingerprint: string; atMs: number; body: unknown }>();
+
+  /** Forgets everything (reset): the same maps, emptied. */
+  clear(): void {
+    for (const map of [
+      this.clients,
+      this.locations,
+      this.orders,
+      this.payments,
+      this.refunds,
+      this.webhookEndpoints,
+      this.launchTokens,
+      this.posUsers,
+      this.idempotency,
+    ] as Map<unknown, unknown>[]) {
+      map.clear();
+    }
+    this.partners.clear();
+  }
 
   locationsOf(partnerId: string): LocationRecord[] {
     return [...this.locations.values()].filter((l) => l.partner_id === partnerId);

@@ -14,10 +14,13 @@ export function registerControl(
   createdAt: string,
 ) {
   if (!isSecureUrl(input.url)) {
-    throw new MockControlError('webhook url must be https:// (http:// only for a loopback receiver)');
+    throw new MockControlError(
+      'webhook url must be https:// (http:// only for a loopback receiver)',
+      'invalid',
+    );
   }
   const unknown = (input.eventKinds ?? []).filter((k) => !(EVENT_KINDS as readonly string[]).includes(k));
-  if (unknown.length > 0) throw new MockControlError(`unknown event kinds: ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw new MockControlError(`unknown event kinds: ${unknown.join(', ')}`, 'invalid');
   const record = addWebhookEndpoint(state, input, createdAt);
   return {
     webhook_endpoint_id: record.webhook_endpoint_id,

@@ -9,6 +9,8 @@ export { EVENT_KINDS } from '../schemas/event-envelope.js';
 export type {
   EventKind,
   EventResource,
+  RefundEventKind,
+  RefundEventResource,
   UnknownWebhookEvent,
   WebhookEvent,
   WebhookEventOf,

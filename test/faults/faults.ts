@@ -66,7 +66,7 @@ export const FAULTS: Record<FaultName, FaultInfo> = {
 };
 
 /** How long a `slow` response takes: far beyond the small timeouts the tests give the client. */
-export const SLOW_RESPONSE_MS = 6_000;
+export const SLOW_RESPONSE_MS = 12_000;
 
 /** The answer the service would give without a fault. */
 export interface NormalResponse {

@@ -51,8 +51,8 @@ afterAll(async () => {
 });
 
 it(`soak: ${CALLS} mixed calls at concurrency ${CONCURRENCY} with ${FAULT_RATE * 100}% random faults`, async () => {
-  // A timeout well above a loopback answer on a 2-core machine shared by parallel runs, below the `slow` fault's 6 s.
-  const recorder = harness.client({ timeoutMs: 5_000 });
+  // A timeout well above a loopback answer on a 2-core machine shared by parallel runs, below the `slow` fault's 12 s.
+  const recorder = harness.client({ timeoutMs: 8_000 });
   const calls = plan();
   // The first token and a warm JIT, so that the first 50 calls do not all start cold.
   await invoke(recorder.client, 'orders.get', { headers: faultHeaders('soak-warm-up', undefined) });

@@ -113,11 +113,11 @@ describe('the dashboard in a real browser', () => {
       const evil = await checkoutOrder({ total_cents: 100, description: '<img src=x id=pwned>' });
       await dashboard();
       const dead = h.mock.webhooks.deadLetters()[0]!;
-      const row = `tr[data-delivery-id="${dead.deliveryId}"]`;
+      const row = `tr[data-delivery-id="${dead.delivery_id}"]`;
       expect(await page.$eval(`${row} td:nth-child(4)`, (el) => el.textContent)).toContain('6/6');
       await press(row, 'replay', 'replayed');
       await h.mock.webhooks.flush();
-      expect(h.mock.webhooks.deliveries().filter((d) => d.replayOf === dead.deliveryId)).toHaveLength(1);
+      expect(h.mock.webhooks.deliveries().filter((d) => d.replay_of === dead.delivery_id)).toHaveLength(1);
 
       const html = await page.content();
       expect(await page.$('#pwned')).toBeNull();

@@ -34,7 +34,8 @@ describe('4.10 well-known documents', () => {
     const file = join(dir, 'openapi.json');
     const config = join(dir, 'redocly.yaml');
     await writeFile(file, answer.text);
-    await writeFile(config, 'extends:\n  - recommended\n');
+    // One rule off: the hosted page's form POST answers 303 See Other (post/redirect/get), not a 2xx.
+    await writeFile(config, 'extends:\n  - recommended\nrules:\n  operation-2xx-response: off\n');
     const bin = join(process.cwd(), 'node_modules', '.bin', 'redocly');
     // A lint error makes redocly exit non-zero, which rejects here; the JSON report counts warnings too.
     const { stdout } = await run(bin, ['lint', '--config', config, '--format', 'json', file], {

@@ -117,7 +117,7 @@ describe('4.3 - 4.7 payments and refunds', () => {
   it('4.5 void answers payment_id, status voided, voided_at', async () => {
     const ids = await newPayment(h);
     const answer = await h.call('POST', `${paymentPath(ids)}/void`);
-    expect(answer.status).toBe(200);
+    expect(answer.status).toBe(201);
     expect(answer.body).toEqual({
       payment_id: ids.paymentId,
       status: 'voided',
@@ -150,12 +150,15 @@ describe('4.3 - 4.7 payments and refunds', () => {
     expect(read.body).toEqual(created.body);
   });
 
-  it('4.6 refunding an approved (unsettled) payment is 422 and says to void', async () => {
+  it('4.6 refunding an approved (unsettled) payment is 422: settle first, or void to cancel', async () => {
     const ids = await newPayment(h);
     h.mock.processor.approve(ids.paymentId);
     const answer = await h.call('POST', `${paymentPath(ids)}/refunds`, { body: { amount_cents: 1 } });
     expect(answer.status).toBe(422);
-    expect(answer.body.message).toMatch(/void/);
+    expect(answer.body.message).toBe(
+      'Only a settled payment can be refunded; this payment is approved. Void it to cancel the charge, ' +
+        'or wait until it is settled to refund it (in full or in part)',
+    );
   });
 
   it('4.6 an unknown reason is refused by the request schema', async () => {

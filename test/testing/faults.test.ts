@@ -13,14 +13,24 @@ describe('failNext: network errors and delays', () => {
     expect((await h.call('GET', '/pos/v1/locations', { token })).status).toBe(200);
   });
 
-  it('delayMs alone delays a normal answer; with a status it delays the error', async () => {
+  it('delayMs waits on the mock clock: the answer comes once the clock passes it, the error too', async () => {
     const token = await h.token();
-    h.mock.failNext({ path: '/pos/v1/locations', delayMs: 150 });
-    const started = performance.now();
-    expect((await h.call('GET', '/pos/v1/locations', { token })).status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    h.mock.failNext({ path: '/pos/v1/locations', delayMs: 60_000 });
+    let answered = false;
+    const pending = h.call('GET', '/pos/v1/locations', { token }).finally(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    h.mock.clock.advance(59_999);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    h.mock.clock.advance(1);
+    expect((await pending).status).toBe(200);
     h.mock.failNext({ path: '/pos/v1/locations', delayMs: 10, status: 504 });
-    expect((await h.call('GET', '/pos/v1/locations', { token })).body.error).toBe('gateway_timeout');
+    const failed = h.call('GET', '/pos/v1/locations', { token });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    h.mock.clock.advance(10);
+    expect((await failed).body.error).toBe('gateway_timeout');
   });
 
   it('an abort from the caller ends a delayed request at once', async () => {

@@ -157,7 +157,7 @@ describe('4.12 launch links', () => {
       user_ref: 'u-1',
     });
     const session = await exchange(first.body.launch_token);
-    expect(session.status).toBe(200);
+    expect(session.status).toBe(201);
     expect(session.body).toMatchObject({
       provisioned: true,
       role_slug: 'location_manager',

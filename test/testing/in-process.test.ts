@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockService } from '../../src/testing/index.js';
 import { read } from './helpers.js';
 
@@ -10,10 +10,7 @@ const server = setupServer(...mock.handlers);
 const { baseUrl, authUrl, clientId, clientSecret } = mock.clientOptions();
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  mock.reset();
-  vi.useRealTimers();
-});
+afterEach(() => mock.reset());
 afterAll(() => server.close());
 
 async function token(): Promise<string> {
@@ -89,8 +86,7 @@ describe('in-process (msw setupServer) on any origin', () => {
     expect(failed.body).toMatchObject({ error: 'processor_outage', message: 'down' });
   });
 
-  it('demo mode approves after 1.5 s, declines amounts ending in 13, settles and confirms refunds on timers', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
+  it('demo mode approves after 1.5 s, declines amounts ending in 13, settles and confirms refunds on the mock clock', async () => {
     const bearer = await token();
     const location = mock.fixtures.partners[0]!.locations.payments;
     const pay = async (amount: number) => {
@@ -106,15 +102,15 @@ describe('in-process (msw setupServer) on any origin', () => {
     };
     const good = await pay(1_000);
     const bad = await pay(1_013);
-    vi.advanceTimersByTime(1_499);
+    mock.clock.advance(1_499);
     expect((await api('GET', good, bearer)).body.status).toBe('pending');
-    vi.advanceTimersByTime(1);
+    mock.clock.advance(1);
     expect((await api('GET', good, bearer)).body.status).toBe('approved');
     expect((await api('GET', bad, bearer)).body.status).toBe('declined');
-    vi.advanceTimersByTime(5_000);
+    mock.clock.advance(5_000);
     expect((await api('GET', good, bearer)).body.status).toBe('settled');
     const refund = await api('POST', `${good}/refunds`, bearer, { amount_cents: 1_000 });
-    vi.advanceTimersByTime(2_000);
+    mock.clock.advance(2_000);
     expect((await api('GET', `${good}/refunds/${refund.body.refund_id}`, bearer)).body.status).toBe(
       'approved',
     );

@@ -187,7 +187,7 @@ describe('state machines (spec 3.1, 3.2, api.md 9)', () => {
     const ids = await newPayment(h);
     const first = await h.call('POST', `${paymentPath(ids)}/void`);
     const second = await h.call('POST', `${paymentPath(ids)}/void`);
-    expect(first.status).toBe(200);
+    expect(first.status).toBe(201);
     expect(first.body).toEqual({
       payment_id: ids.paymentId,
       status: 'voided',

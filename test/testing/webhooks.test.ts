@@ -81,13 +81,13 @@ describe('webhook deliveries (spec section 6)', () => {
     expect(receiver.received).toHaveLength(6);
 
     receiver.control.status = 204;
-    const replay = h.mock.webhooks.replay(dead!.deliveryId);
+    const replay = h.mock.webhooks.replay(dead!.delivery_id);
     await h.mock.webhooks.flush();
     expect(receiver.received).toHaveLength(7);
     const ids7 = receiver.received.map((r) => JSON.parse(r.body).event_id);
     expect(new Set(ids7).size).toBe(1);
     expect(JSON.parse(receiver.received[6]!.body).resource.payment_id).toBe(ids.paymentId);
-    expect(h.mock.webhooks.deliveries().find((d) => d.deliveryId === replay.deliveryId)?.status).toBe(
+    expect(h.mock.webhooks.deliveries().find((d) => d.delivery_id === replay.delivery_id)?.status).toBe(
       'delivered',
     );
     expect(h.mock.webhooks.deadLetters()).toHaveLength(0);
@@ -101,7 +101,7 @@ describe('webhook deliveries (spec section 6)', () => {
     expect(delivery!.attempts).toEqual([
       expect.objectContaining({ ok: false, status: null, error: 'NotLoopback' }),
     ]);
-    expect(delivery!.nextAttemptAtMs).toBe(h.mock.clock.now() + 60_000);
+    expect(delivery!.next_attempt_at).toBe(new Date(h.mock.clock.now() + 60_000).toISOString());
   });
 
   it('a reply slower than webhookTimeoutMs fails the attempt and is retried', async () => {
@@ -112,7 +112,7 @@ describe('webhook deliveries (spec section 6)', () => {
     await h.mock.webhooks.flush();
     const [delivery] = h.mock.webhooks.deliveries();
     expect(delivery!.attempts).toEqual([expect.objectContaining({ ok: false, status: null })]);
-    expect(delivery!.nextAttemptAtMs).toBe(h.mock.clock.now() + 60_000);
+    expect(delivery!.next_attempt_at).toBe(new Date(h.mock.clock.now() + 60_000).toISOString());
   });
 });
 
@@ -133,8 +133,8 @@ describe('4.13 register webhook endpoint over HTTP', () => {
     });
   });
 
-  it('refuses http:// (422) and a token without svc/webhooks:subscribe (403)', async () => {
-    const plain = await h.call('POST', path(), { body: { url: 'http://127.0.0.1:9/hooks' } });
+  it('refuses http:// off loopback (422) and a token without svc/webhooks:subscribe (403)', async () => {
+    const plain = await h.call('POST', path(), { body: { url: 'http://partner.example.com/hooks' } });
     expect([plain.status, plain.body.error]).toEqual([422, 'validation_error']);
     const token = await h.token(h.mock.fixtures.chargeOnlyClient);
     const denied = await h.call('POST', path(), { token, body: { url: 'https://127.0.0.1:9/hooks' } });

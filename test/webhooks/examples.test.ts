@@ -62,7 +62,7 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
     await mock.webhooks.flush();
     const delivery = mock.webhooks
       .deliveries()
-      .find((d) => d.endpointId === endpointId && d.eventKind === 'payment.approved');
+      .find((d) => d.webhook_endpoint_id === endpointId && d.event_kind === 'payment.approved');
     expect(delivery).toBeDefined();
     return { delivery: delivery!, payment };
   }
@@ -80,7 +80,7 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
     expect(delivery.attempts.map((a) => a.status)).toEqual([200]);
     expect(handled).toHaveLength(1);
     expect(handled[0]!.event).toMatchObject({
-      event_id: delivery.eventId,
+      event_id: delivery.event_id,
       event_kind: 'payment.approved',
       resource: { payment_id: payment.payment_id, order_id: payment.order_id, amount_cents: 4_200 },
     });
@@ -107,16 +107,16 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
       body: { received: false, error: 'missing_signature' },
     });
     expect((await post(byStranger.body, byStranger.headers)).status).toBe(400);
-    expect(handled.map((h) => h.event.event_id)).toEqual([delivery.eventId]);
+    expect(handled.map((h) => h.event.event_id)).toEqual([delivery.event_id]);
   });
 
   it('acknowledges a redelivered event_id with 2xx without processing it twice', async () => {
     const endpointId = await startReceiver();
     const { delivery } = await approvedPaymentDelivery(endpointId);
-    const replay = mock.webhooks.replay(delivery.deliveryId);
+    const replay = mock.webhooks.replay(delivery.delivery_id);
     await mock.webhooks.flush();
-    const replayed = mock.webhooks.deliveries().find((d) => d.deliveryId === replay.deliveryId)!;
-    expect(replayed.eventId).toBe(delivery.eventId);
+    const replayed = mock.webhooks.deliveries().find((d) => d.delivery_id === replay.delivery_id)!;
+    expect(replayed.event_id).toBe(delivery.event_id);
     expect(replayed.attempts.map((a) => a.status)).toEqual([200]);
 
     // Concurrent copies of the same delivery (a retry racing a slow first attempt).
@@ -138,8 +138,8 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
 
     mock.clock.advance(60_000);
     await mock.webhooks.flush();
-    const retried = mock.webhooks.deliveries().find((d) => d.deliveryId === delivery.deliveryId)!;
+    const retried = mock.webhooks.deliveries().find((d) => d.delivery_id === delivery.delivery_id)!;
     expect(retried.attempts.map((a) => a.status)).toEqual([500, 200]);
-    expect(handled.map((h) => h.event.event_id)).toEqual([delivery.eventId]);
+    expect(handled.map((h) => h.event.event_id)).toEqual([delivery.event_id]);
   });
 });

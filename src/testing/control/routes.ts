@@ -225,7 +225,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     errors: [404, 409],
     handle({ params }, deps) {
       const id = params.delivery_id!;
-      const original = deps.mock.webhooks.deliveries().find((d) => d.deliveryId === id);
+      const original = deps.mock.webhooks.deliveries().find((d) => d.delivery_id === id);
       if (!original) throw new MockApiError(404, 'delivery_not_found', `The mock holds no delivery ${id}`);
       if (original.status === 'pending') {
         throw new MockApiError(

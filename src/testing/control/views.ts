@@ -5,15 +5,15 @@ import type { DeliveryView, EventView } from './schemas.js';
 /** A webhook delivery as the control API and the dashboard show it (snake_case, no body, no secret). */
 export function deliveryView(d: Delivery): z.output<typeof DeliveryView> {
   return {
-    delivery_id: d.deliveryId,
-    event_id: d.eventId,
-    event_kind: d.eventKind,
-    webhook_endpoint_id: d.endpointId,
+    delivery_id: d.delivery_id,
+    event_id: d.event_id,
+    event_kind: d.event_kind,
+    webhook_endpoint_id: d.webhook_endpoint_id,
     url: d.url,
     status: d.status,
     attempts: d.attempts.map((a) => ({ at: a.at, status: a.status, ok: a.ok, error: a.error ?? null })),
-    next_attempt_at: d.nextAttemptAtMs === null ? null : new Date(d.nextAttemptAtMs).toISOString(),
-    replay_of: d.replayOf ?? null,
+    next_attempt_at: d.next_attempt_at,
+    replay_of: d.replay_of,
   };
 }
 

@@ -1,6 +1,6 @@
-import { EVENT_KINDS } from '../../schemas/events.js';
+import { EVENT_KINDS, REFUND_EVENT_KINDS } from '../../schemas/events.js';
 import { VERSION } from '../../version.js';
-import { eventEnvelopeSchema } from './schemas.js';
+import { eventEnvelopeSchema, refundResourceSchema } from './schemas.js';
 
 const FIRED_WHEN: Record<(typeof EVENT_KINDS)[number], string> = {
   'payment.approved': 'The processor approved the payment (also in the hosted-form flow).',
@@ -45,6 +45,15 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
         allOf: [
           { $ref: '#/components/schemas/WebhookEventEnvelope' },
           { type: 'object', properties: { event_kind: { const: kind } } },
+          // Refund events carry the refund beside the payment: refund_id, refund_status, refund_amount_cents.
+          ...((REFUND_EVENT_KINDS as readonly string[]).includes(kind)
+            ? [
+                {
+                  type: 'object',
+                  properties: { resource: { $ref: '#/components/schemas/RefundEventResource' } },
+                },
+              ]
+            : []),
         ],
       },
     };
@@ -70,6 +79,7 @@ export function buildAsyncApiDocument(): Record<string, unknown> {
     components: {
       schemas: {
         WebhookEventEnvelope: eventEnvelopeSchema(),
+        RefundEventResource: refundResourceSchema(),
         DeliveryHeaders: {
           type: 'object',
           properties: {

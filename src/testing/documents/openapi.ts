@@ -8,14 +8,36 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Authentication failed',
   403: 'Not allowed',
   404: 'Not found',
+  402: 'Card declined',
+  405: 'Method not allowed: the path exists with another method',
   409: 'Conflict',
   410: 'Gone',
   413: 'Body over 1 MiB',
   422: 'Business rule failed',
   429: 'Rate limit exceeded',
+  502: 'The processor could not process the payment',
 };
 
 const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+const ALLOW_HEADER = {
+  description: 'The methods this path serves',
+  schema: { type: 'string' },
+};
+
+function okResponse(ok: Operation['ok'][1]) {
+  if (ok === 'html') return { description: 'The page', content: HTML };
+  if (ok === 'document') {
+    return { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } };
+  }
+  if (ok === 'redirect') {
+    return {
+      description: 'Paid or cancelled: back to the return or cancel URL',
+      headers: { Location: { description: 'Where the browser goes next', schema: { type: 'string' } } },
+    };
+  }
+  return { description: 'Success', content: json(ok) };
+}
 
 function operationObject(op: Operation) {
   const params = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => ({
@@ -44,14 +66,16 @@ function operationObject(op: Operation) {
       ]
     : [];
   const [status, okSchema] = op.ok;
-  const responses: Record<string, unknown> = {
-    [status]:
-      okSchema === 'html'
-        ? { description: 'The page', content: { 'text/html': { schema: { type: 'string' } } } }
-        : { description: 'Success', content: json(okSchema) },
-  };
-  for (const code of [...op.errors, 500, 503]) {
-    responses[code] = { description: ERROR_TEXT[code] ?? 'Service error', content: json('ErrorBody') };
+  const responses: Record<string, unknown> = { [status]: okResponse(okSchema) };
+  for (const code of op.htmlErrors ?? []) {
+    responses[code] = { description: `${ERROR_TEXT[code] ?? 'Refused'} (an HTML page)`, content: HTML };
+  }
+  for (const code of [...op.errors, 405, 500, 503]) {
+    responses[code] = {
+      description: ERROR_TEXT[code] ?? 'Service error',
+      ...(code === 405 ? { headers: { Allow: ALLOW_HEADER } } : {}),
+      content: json('ErrorBody'),
+    };
   }
   return {
     operationId: op.operationId,
@@ -61,6 +85,18 @@ function operationObject(op: Operation) {
     security: op.scope ? [{ oauth2: [op.scope] }] : [],
     parameters: [...params, ...query, ...header],
     ...(op.body ? { requestBody: { required: true, content: json(op.body) } } : {}),
+    ...(op.form
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: { type: 'object', properties: op.form.fields, required: op.form.required },
+              },
+            },
+          },
+        }
+      : {}),
     responses,
   };
 }

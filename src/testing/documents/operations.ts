@@ -6,12 +6,18 @@ export interface Operation {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'Orders' | 'Payments' | 'Refunds' | 'Locations' | 'Launch' | 'Webhooks' | 'Public';
+  tag: 'Auth' | 'Orders' | 'Payments' | 'Refunds' | 'Locations' | 'Launch' | 'Webhooks' | 'Public';
   /** The scope required; null for the public endpoints. */
   scope: string | null;
   body?: SchemaName;
-  ok: [number, SchemaName | 'html'];
+  /** A form-encoded body instead of JSON: its fields. */
+  form?: { fields: Record<string, { type: 'string'; description: string }>; required: string[] };
+  /** `html`: a page; `redirect`: a 303 with `Location`; `document`: any JSON object. */
+  ok: [number, SchemaName | 'html' | 'redirect' | 'document'];
+  /** Error statuses answered with the JSON error envelope. */
   errors: number[];
+  /** Error statuses answered with an HTML page (the public pages a browser opens). */
+  htmlErrors?: number[];
   query?: { name: string; schema: Record<string, unknown>; description: string }[];
   idempotent?: boolean;
 }
@@ -70,7 +76,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Void a payment before settlement',
     tag: 'Payments',
     scope: 'svc/payments:create',
-    ok: [200, 'VoidResult'],
+    ok: [201, 'VoidResult'],
     errors: [...AUTH_ERRORS, 404, 409, 422],
   },
   {
@@ -132,7 +138,7 @@ export const OPERATIONS: Operation[] = [
     scope: 'svc/pos:launch',
     body: 'LaunchTokenCreateParams',
     ok: [201, 'LaunchToken'],
-    errors: [400, ...AUTH_ERRORS, 404, 413],
+    errors: [400, ...AUTH_ERRORS, 404, 413, 422],
   },
   {
     method: 'post',
@@ -142,8 +148,8 @@ export const OPERATIONS: Operation[] = [
     tag: 'Public',
     scope: null,
     body: 'LaunchExchangeParams',
-    ok: [200, 'LaunchSession'],
-    errors: [400, 401, 413],
+    ok: [201, 'LaunchSession'],
+    errors: [400, 401, 413, 422],
   },
   {
     method: 'get',
@@ -153,10 +159,82 @@ export const OPERATIONS: Operation[] = [
     tag: 'Public',
     scope: null,
     ok: [200, 'html'],
-    errors: [400, 410],
+    errors: [],
+    htmlErrors: [400, 410],
     query: [
       { name: 'token', schema: { type: 'string' }, description: 'The signed checkout token (a secret)' },
     ],
+  },
+  {
+    method: 'post',
+    path: '/pos/v1/public/hosted-checkout',
+    operationId: 'payHostedCheckout',
+    summary: 'Pay (or cancel) on the hosted payment page',
+    tag: 'Public',
+    scope: null,
+    form: {
+      fields: {
+        token: { type: 'string', description: 'The signed checkout token of the page (a secret)' },
+        action: { type: 'string', description: '`pay` (default) or `cancel`' },
+        card_number: { type: 'string', description: 'The card number (test cards in docs/testing.md)' },
+        expiry: { type: 'string', description: 'MM/YY' },
+        cvc: { type: 'string', description: 'The card security code' },
+      },
+      required: ['token'],
+    },
+    ok: [303, 'redirect'],
+    errors: [],
+    htmlErrors: [400, 402, 409, 410, 422, 502],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/public/launch',
+    operationId: 'launchPage',
+    summary: 'The point-of-sale page a launch link opens',
+    tag: 'Public',
+    scope: null,
+    ok: [200, 'html'],
+    errors: [],
+    query: [{ name: 'launch_token', schema: { type: 'string' }, description: 'The launch token (a secret)' }],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/.well-known/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This OpenAPI document',
+    tag: 'Public',
+    scope: null,
+    ok: [200, 'document'],
+    errors: [404],
+  },
+  {
+    method: 'get',
+    path: '/pos/v1/.well-known/asyncapi.json',
+    operationId: 'getAsyncApiDocument',
+    summary: 'The AsyncAPI document of the webhook events',
+    tag: 'Public',
+    scope: null,
+    ok: [200, 'document'],
+    errors: [404],
+  },
+  {
+    method: 'post',
+    path: '/oauth2/token',
+    operationId: 'mintToken',
+    summary: 'Mint an access token (client credentials)',
+    tag: 'Auth',
+    scope: null,
+    form: {
+      fields: {
+        grant_type: { type: 'string', description: '`client_credentials`' },
+        client_id: { type: 'string', description: 'The machine client id' },
+        client_secret: { type: 'string', description: 'The machine client secret' },
+        scope: { type: 'string', description: 'Space-separated scopes; omit for all granted' },
+      },
+      required: ['grant_type'],
+    },
+    ok: [200, 'TokenResponse'],
+    errors: [400, 401, 413],
   },
   {
     method: 'post',

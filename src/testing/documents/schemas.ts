@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { TokenResponse } from '../../core/auth.js';
 import { ErrorBody } from '../../schemas/common.js';
-import { WebhookEventEnvelope } from '../../schemas/events.js';
+import { RefundEventResource, WebhookEventEnvelope } from '../../schemas/events.js';
 import {
   LaunchExchangeParams,
   LaunchSession,
@@ -33,6 +34,7 @@ const RESPONSES = {
   LaunchToken,
   LaunchSession,
   WebhookEndpoint,
+  TokenResponse,
   ErrorBody,
 };
 
@@ -51,6 +53,11 @@ export function componentSchemas(target: 'draft-2020-12' | 'draft-7' = 'draft-20
   for (const [name, schema] of Object.entries(REQUESTS)) out[name] = jsonSchemaOf(schema, 'input', target);
   for (const [name, schema] of Object.entries(RESPONSES)) out[name] = jsonSchemaOf(schema, 'output', target);
   return out;
+}
+
+/** The resource of a refund event as JSON Schema draft 7: the payment plus the refund's fields. */
+export function refundResourceSchema() {
+  return jsonSchemaOf(RefundEventResource, 'output', 'draft-7');
 }
 
 /** The webhook envelope as JSON Schema draft 7 (AsyncAPI 2.6's schema dialect). */

@@ -69,7 +69,7 @@ export function launchRoutes(core: MockCore): Route[] {
           core.state.posUsers.set(userKey, user);
         }
         return json(
-          200,
+          201,
           {
             session_token: `pos_${randomBytes(24).toString('base64url')}`,
             user_id: user.userId,

@@ -3,6 +3,7 @@ import type { MockCore } from '../core.js';
 import { findLocation } from '../lookup.js';
 import { json } from '../respond.js';
 import { issuesToError, type Route } from '../router.js';
+import { fuzzySearch } from '../search.js';
 import { locationSummary, locationView } from '../views.js';
 
 /** Query strings carry text: turn numeric ones into numbers so the request schema judges them. */
@@ -13,16 +14,6 @@ function queryParams(url: URL): Record<string, unknown> {
       (name === 'limit' || name === 'offset') && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
   }
   return out;
-}
-
-/** Fuzzy match: every word of the query appears in the name, case-insensitively. */
-export function fuzzyMatch(name: string, query: string): boolean {
-  const haystack = name.toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((word) => haystack.includes(word));
 }
 
 /** 4.8 list locations and 4.9 get location. */
@@ -36,9 +27,8 @@ export function locationRoutes(core: MockCore): Route[] {
         const parsed = LocationListParams.safeParse(queryParams(ctx.url));
         if (!parsed.success) throw issuesToError(parsed.error.issues);
         const { limit = 50, offset = 0, search } = parsed.data;
-        const all = core.state
-          .locationsOf(ctx.caller.partnerId)
-          .filter((l) => !search || fuzzyMatch(l.name, search));
+        const own = core.state.locationsOf(ctx.caller.partnerId);
+        const all = search ? fuzzySearch(own, search, (l) => l.name) : own;
         const items = all.slice(offset, offset + limit).map(locationSummary);
         return json(200, { items, total: all.length, limit, offset }, ctx.requestId);
       },

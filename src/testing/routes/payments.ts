@@ -102,5 +102,6 @@ function voidPayment(core: MockCore, ctx: RouteContext): Response {
   } else if (p.status !== 'voided') {
     throw fail.validation(`A ${p.status} payment cannot be voided`);
   }
-  return json(200, { payment_id: p.payment_id, status: p.status, voided_at: p.voided_at }, ctx.requestId);
+  // Spec 1.6: a write answers 201, a repeated void too (api.md 9: void is idempotent).
+  return json(201, { payment_id: p.payment_id, status: p.status, voided_at: p.voided_at }, ctx.requestId);
 }

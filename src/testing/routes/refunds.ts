@@ -20,9 +20,7 @@ export function refundRoutes(core: MockCore): Route[] {
         const payment = findPayment(core.state, order, ctx.params.paymentId);
         const params = ctx.parse(RefundCreateParams);
         if (payment.status !== 'settled' && payment.status !== 'refunded') {
-          const hint =
-            payment.status === 'pending' || payment.status === 'approved' ? '; void it instead' : '';
-          throw fail.validation(`A ${payment.status} payment cannot be refunded${hint}`);
+          throw fail.validation(refundRefusal(payment.status));
         }
         const settledAt = Date.parse(payment.settled_at ?? payment.updated_at);
         if (core.clock.now() - settledAt > core.options.refundWindowMs) {
@@ -70,4 +68,16 @@ export function refundRoutes(core: MockCore): Route[] {
       },
     },
   ];
+}
+
+/**
+ * Why a payment that is not settled cannot be refunded, and what to do instead: a payment must be
+ * settled before a refund; before that, voiding cancels it outright.
+ */
+export function refundRefusal(status: string): string {
+  const base = `Only a settled payment can be refunded; this payment is ${status}`;
+  if (status === 'pending' || status === 'approved') {
+    return `${base}. Void it to cancel the charge, or wait until it is settled to refund it (in full or in part)`;
+  }
+  return `${base}, so there is nothing to refund`;
 }

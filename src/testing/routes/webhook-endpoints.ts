@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { secureUrl } from '../../schemas/common.js';
 import type { KnownEventKind } from '../../schemas/events.js';
 import { WebhookEndpointCreateParams } from '../../schemas/webhook-endpoints.js';
 import type { MockCore } from '../core.js';
@@ -30,7 +31,7 @@ export function addWebhookEndpoint(
   return record;
 }
 
-/** 4.13 register a webhook endpoint (https only; the signing secret is in this response only). */
+/** 4.13 register a webhook endpoint (https, or http for a loopback receiver; the secret is in this response only). */
 export function webhookEndpointRoutes(core: MockCore): Route[] {
   return [
     {
@@ -41,7 +42,8 @@ export function webhookEndpointRoutes(core: MockCore): Route[] {
         if (ctx.params.partnerId !== ctx.caller.partnerId) {
           throw new MockApiError(403, 'permission_denied', 'You may only manage your own partner');
         }
-        const params = ctx.parse(WebhookEndpointCreateParams);
+        // http:// is accepted for a loopback receiver (the mock only delivers to loopback anyway).
+        const params = ctx.parse(WebhookEndpointCreateParams.extend({ url: secureUrl }));
         const record = addWebhookEndpoint(
           core.state,
           {
