@@ -1,4 +1,18 @@
-import { defineConfig } from 'tsup';
+import { resolve } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
+
+const external = ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'];
+
+// The build for runtimes other than Node.js: default-transport.ts (undici on Node) becomes
+// default-transport.web.ts (the global fetch), so that nothing in it names undici.
+const webTransport: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'web-default-transport',
+  setup(build) {
+    build.onResolve({ filter: /\/default-transport\.js$/ }, (args) => ({
+      path: resolve(args.resolveDir, args.path.replace(/\.js$/, '.web.ts')),
+    }));
+  },
+};
 
 export default defineConfig([
   {
@@ -13,13 +27,29 @@ export default defineConfig([
     clean: true,
     target: 'node20',
     platform: 'node',
+    // Keep `node:` on built-ins: Workers with nodejs_compat and Deno resolve them by that name.
+    removeNodeProtocol: false,
     splitting: true,
     treeshake: true,
     // import.meta.url in the CommonJS build: the msw adapter resolves msw from the package's place.
     shims: true,
     // jose is ESM-only: bundle it so the CommonJS build needs no require(esm).
     noExternal: ['jose'],
-    external: ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'],
+    external,
+  },
+  {
+    // The `workerd`, `edge-light`, `deno`, `bun`, `worker` and `browser` conditions: both entries
+    // built together, so that they share one copy of the error classes, as the Node.js build does.
+    entry: { 'index.web': 'src/index.ts', 'webhooks.web': 'src/webhooks/index.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'es2022',
+    platform: 'neutral',
+    removeNodeProtocol: false,
+    splitting: true,
+    treeshake: true,
+    external: [...external, /^node:/],
+    esbuildPlugins: [webTransport],
   },
   {
     entry: { 'cli/mock': 'src/cli/mock.ts' },
@@ -27,8 +57,9 @@ export default defineConfig([
     sourcemap: true,
     target: 'node20',
     platform: 'node',
+    removeNodeProtocol: false,
     banner: { js: '#!/usr/bin/env node' },
     noExternal: ['jose'],
-    external: ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'],
+    external,
   },
 ]);

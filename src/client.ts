@@ -3,10 +3,11 @@ import type { z } from 'zod';
 import { makeAuth, TokenResponse } from './core/auth.js';
 import { PaymentsError } from './core/errors.js';
 import type { EmitFn, PaymentsClientEvents, TokenEvent } from './core/events.js';
+import { defaultTransport } from './core/default-transport.js';
 import { HttpCore } from './core/http.js';
 import { makeLog } from './core/logger.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options.js';
-import { fetchTransport, makeDispatcher, undiciTransport } from './core/transport.js';
+import { userAgent } from './core/runtime.js';
 import type { Requester, RequestSpec } from './core/types.js';
 import { registerSecret } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
@@ -19,7 +20,6 @@ import { Specs } from './resources/specs.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import type { Payment } from './schemas/payments.js';
 import type { Refund } from './schemas/refunds.js';
-import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -53,6 +53,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
 
   readonly #options: ResolvedOptions;
   readonly #core: HttpCore;
+  readonly #transportName: string;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
   constructor(options: PaymentsClientOptions = {}) {
@@ -60,9 +61,8 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     const resolved = resolveOptions(options);
     this.#options = resolved;
     registerSecret(resolved.clientSecret);
-    const transport = resolved.fetch
-      ? fetchTransport(resolved.fetch)
-      : undiciTransport(makeDispatcher({ dispatcher: resolved.dispatcher, proxy: resolved.proxy }));
+    const { transport, name } = defaultTransport(resolved);
+    this.#transportName = name;
     const log = makeLog(resolved.logger, resolved.logLevel);
     const emit: EmitFn = (name, payload) => {
       (this.emit as (n: string, p: unknown) => boolean)(name, payload);
@@ -76,7 +76,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       deadlineMs: resolved.deadlineMs,
       headers: {
         accept: 'application/json',
-        'user-agent': `partner-payments/${VERSION} node/${process.versions.node}`,
+        'user-agent': userAgent(),
         ...resolved.defaultHeaders,
       },
       emit,
@@ -148,7 +148,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       maxRetries: o.maxRetries,
       timeoutMs: o.timeoutMs,
       deadlineMs: o.deadlineMs,
-      transport: o.fetch ? 'fetch' : 'undici',
+      transport: this.#transportName,
     };
   }
 

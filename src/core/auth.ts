@@ -2,7 +2,7 @@
  * Auth strategies. The core calls one hook per attempt (`token()`) and reports a 401 through
  * another (`unauthorized()`); it never sees the client secret, and a strategy never sees a request.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { forgetSecret, registerSecret } from '../internal/redact.js';
 import { APIUserAbortError, PaymentsError } from './errors.js';
 import type { EmitFn } from './events.js';

@@ -2,7 +2,6 @@
  * The one path every call takes: build the request, get a token, send one attempt at a time with a
  * per-attempt timeout, read the answer, and let the pure retry policy decide what follows.
  */
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { sleep } from '../internal/sleep.js';
 import type { AuthStrategy } from './auth.js';
@@ -164,7 +163,7 @@ export class HttpCore {
     const key =
       opts?.idempotencyKey ??
       headers['idempotency-key'] ??
-      (spec.retry === 'keyed' ? randomUUID() : undefined);
+      (spec.retry === 'keyed' ? crypto.randomUUID() : undefined);
     if (key !== undefined) headers['idempotency-key'] = key;
     return headers;
   }

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { DEFAULT_SCOPES, isSecureUrl, type Scope } from '../schemas/common.js';
 import { ConfigurationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
+import { processEnv } from './runtime.js';
 
 /**
  * A bearer token, or a function that returns one (called before each attempt).
@@ -100,7 +101,7 @@ type Env = Record<string, string | undefined>;
  * Applies environment defaults and checks every option, throwing {@link ConfigurationError} with
  * the option's name on the first problem.
  */
-export function resolveOptions(options: PaymentsClientOptions = {}, env: Env = process.env): ResolvedOptions {
+export function resolveOptions(options: PaymentsClientOptions = {}, env: Env = processEnv()): ResolvedOptions {
   const accessToken = options.accessToken;
   if (accessToken !== undefined && typeof accessToken !== 'function' && !nonEmpty(accessToken)) {
     throw new ConfigurationError('accessToken', 'must be a non-empty string or a function returning one.');

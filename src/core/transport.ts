@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { type Attempt, AttemptClock } from './attempt-clock.js';
 
 /** One HTTP exchange as the core hands it to a transport. */
@@ -87,22 +87,29 @@ export function classifyFailure(error: unknown): TransportError {
   return new TransportError(phase, code, { cause: error });
 }
 
+type Undici = typeof import('undici');
+let undiciModule: Promise<Undici> | undefined;
 let sharedAgent: Agent | undefined;
 
-// One keep-alive pool for every client of the process that brings no dispatcher of its own.
-function defaultAgent(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
-  return sharedAgent;
+/**
+ * undici, imported on the first request rather than with the package: importing the SDK stays
+ * cheap, and a runtime that never sends through undici never loads it.
+ */
+function loadUndici(): Promise<Undici> {
+  undiciModule ??= import('undici');
+  return undiciModule;
 }
 
 /** The dispatcher the undici transport uses: the caller's, a proxy agent, or the shared agent. */
-export function makeDispatcher(options: {
-  dispatcher?: Dispatcher | undefined;
-  proxy?: string | undefined;
-}): Dispatcher {
+export function makeDispatcher(
+  undici: Undici,
+  options: { dispatcher?: Dispatcher | undefined; proxy?: string | undefined },
+): Dispatcher {
   if (options.dispatcher) return options.dispatcher;
-  if (options.proxy) return new ProxyAgent(options.proxy);
-  return defaultAgent();
+  if (options.proxy) return new undici.ProxyAgent(options.proxy);
+  // One keep-alive pool for every client of the process that brings no dispatcher of its own.
+  sharedAgent ??= new undici.Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  return sharedAgent;
 }
 
 /**
@@ -110,11 +117,25 @@ export function makeDispatcher(options: {
  * client's {@link AttemptClock} ends each attempt at `timeoutMs` from its start, body included
  * (the attempt itself is the signal undici listens to: no timer or AbortController per request).
  */
-export function undiciTransport(dispatcher: Dispatcher, clock: AttemptClock = new AttemptClock()): Transport {
+export function undiciTransport(
+  options: { dispatcher?: Dispatcher | undefined; proxy?: string | undefined },
+  clock: AttemptClock = new AttemptClock(),
+): Transport {
+  let undici: Undici | undefined;
+  let dispatcher: Dispatcher | undefined;
   return async (req) => {
+    // The first request loads undici, before its attempt's time starts.
+    if (!undici) {
+      try {
+        undici = await loadUndici();
+        dispatcher = makeDispatcher(undici, options);
+      } catch (error) {
+        throw new TransportError('connect', undefined, { cause: error });
+      }
+    }
     const attempt = clock.start(req.timeoutMs, req.signal);
     try {
-      const res = await request(req.url, {
+      const res = await undici.request(req.url, {
         method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body,

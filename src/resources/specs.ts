@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Requester, RequestOptions } from '../core/types.js';
 
 const JsonDocument = z.record(z.string(), z.unknown());

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UUID_MESSAGE, UUID_PATTERN } from '../internal/uuid.js';
 
 /**

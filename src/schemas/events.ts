@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Open, openEnum, uuid } from './common.js';
 import {
   ENVELOPE_VERSION,

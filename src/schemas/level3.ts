@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { nonNegativeCents } from './common.js';
 
 /** The longest Level 3 line description the processor accepts. */

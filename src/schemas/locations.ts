@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageLimit, pageOf, pageOffset, timestamp } from './common.js';
 
 /**

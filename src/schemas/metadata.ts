@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The limits of an order's `metadata`: nesting depth (the metadata object itself is level 1) and

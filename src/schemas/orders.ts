@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { e164Phone, email, openEnum, positiveCents, secureUrl, timestamp, uuid } from './common.js';
 import { Level3 } from './level3.js';
 import { metadata } from './metadata.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { secureUrl, timestamp } from './common.js';
 import { EVENT_KINDS, EventKind } from './events.js';
 
