@@ -1,8 +1,10 @@
 /**
  * What importing the package costs: cold-start wall time of a fresh `node` that imports an entry
- * (against bare `node -e 0`), and the size of each entry bundled with its dependencies.
+ * (against bare `node -e 0`, beside stripe's SDK), the size of each entry bundled with its
+ * dependencies for Node, and the size of small Workers bundled as wrangler would.
  */
 import { spawnSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { median } from './stats.js';
@@ -35,7 +37,9 @@ export function coldStarts(runs: number): ColdStart[] {
       `\`import('${e}')\``,
       `import('${e}')`,
     ]),
-    // For reference: the share of the schema library every entry loads.
+    // The comparison: another payments SDK, whole.
+    ["`import('stripe')` (comparison)", "import('stripe')"],
+    // For reference: the share of the schema library the main entry loads.
     ["`import('zod')` (dependency, for reference)", "import('zod')"],
   ];
   const times = scripts.map(() => [] as number[]);
@@ -49,6 +53,23 @@ export function coldStarts(runs: number): ColdStart[] {
     medianMs: median(times[i]!),
     overheadMs: median(times[i]!) - base,
   }));
+}
+
+/** A cold-import goal: an entry's cost over bare node, as a share of stripe's, measured in one run. */
+export interface ColdStartGoal {
+  entry: string;
+  ratio: number;
+  goal: number;
+}
+
+/** The goals of the runtimes issue: the main entry at most stripe's cost, the webhooks entry 0.35. */
+export function coldStartGoals(starts: ColdStart[]): ColdStartGoal[] {
+  const cost = (needle: string) => starts.find((s) => s.what.includes(needle))!.overheadMs;
+  const stripe = cost("'stripe'");
+  return [
+    { entry: 'partner-payments', ratio: cost("'partner-payments'") / stripe, goal: 1 },
+    { entry: 'partner-payments/webhooks', ratio: cost("'partner-payments/webhooks'") / stripe, goal: 0.35 },
+  ];
 }
 
 export interface BundleSize {
@@ -71,6 +92,8 @@ export async function bundleSize(entry: string): Promise<BundleSize> {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    // Not tsconfig.json's paths (which map the package to src/): the built package, as partners get it.
+    tsconfigRaw: '{}',
     // msw is an optional peer dependency of the testing entry, installed by whoever uses it.
     external: ['msw', 'msw/*'],
   });
@@ -96,4 +119,88 @@ export async function bundleSizes(): Promise<BundleSize[]> {
     throw new Error(`partner-payments/webhooks bundles undici (packages: ${webhooks.packages.join(', ')})`);
   }
   return sizes;
+}
+
+/** A small worker bundled for Cloudflare Workers, and its size. */
+export interface WorkerBundle {
+  what: string;
+  gzipped: number;
+  minified: number;
+  /** The goal in gzipped bytes, for the SDK's workers. */
+  goalBytes?: number;
+  /** Whether it also bundles without `nodejs_compat` (no Node.js built-in imported). */
+  withoutNodeCompat: boolean;
+}
+
+// As wrangler bundles a module worker. `nodeCompat` leaves Node.js built-ins to the runtime.
+async function workerBuild(contents: string, nodeCompat: boolean) {
+  const result = await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    external: nodeCompat ? ['node:*', ...builtinModules] : [],
+    write: false,
+    logLevel: 'silent',
+    // Not tsconfig.json's paths (which map the package to src/): the built package, as partners get it.
+    tsconfigRaw: '{}',
+  });
+  return result.outputFiles[0]!.contents;
+}
+
+async function workerBundle(what: string, contents: string, goalBytes?: number): Promise<WorkerBundle> {
+  const code = await workerBuild(contents, true);
+  const withoutNodeCompat = await workerBuild(contents, false).then(
+    () => true,
+    () => false,
+  );
+  return { what, minified: code.byteLength, gzipped: gzipSync(code).byteLength, goalBytes, withoutNodeCompat };
+}
+
+/** Workers that create a client and create an order, or only verify webhooks; stripe's alike. */
+export async function workerBundles(): Promise<WorkerBundle[]> {
+  const hooks = await import('partner-payments/webhooks');
+  const verify = 'verifyWebhookAsync' in hooks ? 'verifyWebhookAsync' : 'verifyWebhook';
+  return [
+    await workerBundle(
+      '`new PaymentsClient()` + `orders.create`',
+      `import { PaymentsClient } from 'partner-payments';
+      export default { async fetch(req, env) {
+        const client = new PaymentsClient({ clientId: env.ID, clientSecret: env.SECRET, baseUrl: env.BASE });
+        return Response.json(await client.orders.create({ location_id: env.LOCATION, total_cents: 100 }));
+      } };`,
+      100 * 1024,
+    ),
+    await workerBundle(
+      `\`${verify}\` only (\`partner-payments/webhooks\`)`,
+      `import { ${verify} } from 'partner-payments/webhooks';
+      export default { async fetch(req, env) {
+        const event = await ${verify}(await req.text(), req.headers.get('x-service-signature'), env.SECRET);
+        return new Response(event.event_id);
+      } };`,
+      10 * 1024,
+    ),
+    await workerBundle(
+      'stripe: `new Stripe()` + `paymentIntents.create` (comparison)',
+      `import Stripe from 'stripe';
+      export default { async fetch(req, env) {
+        const stripe = new Stripe(env.KEY, { httpClient: Stripe.createFetchHttpClient() });
+        return Response.json(await stripe.paymentIntents.create({ amount: 100, currency: 'usd' }));
+      } };`,
+    ),
+    await workerBundle(
+      'stripe: `webhooks.constructEventAsync` only (comparison)',
+      `import Stripe from 'stripe';
+      export default { async fetch(req, env) {
+        const stripe = new Stripe(env.KEY, { httpClient: Stripe.createFetchHttpClient() });
+        const event = await stripe.webhooks.constructEventAsync(await req.text(),
+          req.headers.get('stripe-signature'), env.SECRET, undefined, Stripe.createSubtleCryptoProvider());
+        return new Response(event.id);
+      } };`,
+    ),
+  ];
 }

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import type { BundleSize, ColdStart } from './footprint.js';
+import { type BundleSize, type ColdStart, coldStartGoals, type WorkerBundle } from './footprint.js';
 import type { MemoryResult } from './memory.js';
 import { formatBytes, formatRate, formatRatio, type Sample } from './stats.js';
 
@@ -25,6 +25,7 @@ export interface Report {
   comparisons: Comparison[];
   coldStarts?: ColdStart[];
   bundles?: BundleSize[];
+  workers?: WorkerBundle[];
   memory?: MemoryResult;
 }
 
@@ -86,6 +87,24 @@ export function renderReport(report: Report, command: string): string {
     out.push('|---|---:|---:|');
     for (const c of report.coldStarts) {
       out.push(`| ${c.what} | ${c.medianMs.toFixed(1)} ms | ${c.overheadMs.toFixed(1)} ms |`);
+    }
+    out.push('', '| Entry | Cost over `node -e 0`, as a share of stripe\'s | Goal | Met |', '|---|---:|---:|---|');
+    for (const g of coldStartGoals(report.coldStarts)) {
+      out.push(
+        `| \`${g.entry}\` | ${g.ratio.toFixed(2)} | ≤ ${g.goal.toFixed(2)} | ${g.ratio <= g.goal ? 'yes' : '**no**'} |`,
+      );
+    }
+  }
+  if (report.workers) {
+    out.push('', '### Cloudflare Workers bundles (esbuild as wrangler bundles, minified)', '');
+    out.push('| Worker | Minified | Gzipped | Goal | Met | Bundles without `nodejs_compat` |');
+    out.push('|---|---:|---:|---:|---|---|');
+    for (const w of report.workers) {
+      const goal = w.goalBytes ? `< ${formatBytes(w.goalBytes)}` : '';
+      const isMet = w.goalBytes ? (w.gzipped < w.goalBytes ? 'yes' : '**no**') : '';
+      out.push(
+        `| ${w.what} | ${formatBytes(w.minified)} | ${formatBytes(w.gzipped)} | ${goal} | ${isMet} | ${w.withoutNodeCompat ? 'yes' : 'no'} |`,
+      );
     }
   }
   if (report.bundles) {

@@ -38,9 +38,10 @@ if (only.includes('webhooks')) {
 }
 if (only.includes('footprint')) {
   step('cold start and bundle size');
-  const { bundleSizes, coldStarts } = await import('./footprint.js');
+  const { bundleSizes, coldStarts, workerBundles } = await import('./footprint.js');
   report.coldStarts = coldStarts(quick ? 3 : 15);
   report.bundles = await bundleSizes();
+  report.workers = await workerBundles();
 }
 if (only.includes('memory')) {
   step('memory over 100,000 requests');

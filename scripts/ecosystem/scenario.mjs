@@ -1,0 +1,71 @@
+// The one scenario every runtime runs, from the packed package: a client against the mock on
+// loopback (token, order, payment, awaited result, refund), a webhook verified, an error mapped to
+// its class. It imports only the package's public entries; the runtime's host passes the input.
+import { NotFoundError, PaymentsClient, PaymentsError } from 'partner-payments';
+import * as webhooks from 'partner-payments/webhooks';
+
+/**
+ * @param {{ baseUrl: string, authUrl: string, clientId: string, clientSecret: string,
+ *   locationId: string, webhook: { body: string, header: string, secret: string } }} input
+ * @returns {Promise<{ ok: boolean, steps: string[], error?: string }>}
+ */
+export async function runScenario(input) {
+  const steps = [];
+  const check = (condition, what) => {
+    if (!condition) throw new Error(`check failed: ${what}`);
+    steps.push(what);
+  };
+  try {
+    const client = new PaymentsClient({
+      clientId: input.clientId,
+      clientSecret: input.clientSecret,
+      baseUrl: input.baseUrl,
+      authUrl: input.authUrl,
+      scopes: ['payments:create', 'payments:read', 'payments:refund'],
+    });
+    const tokens = [];
+    client.on('token', (event) => tokens.push(event.action));
+    const order = await client.orders.create({ location_id: input.locationId, total_cents: 1_250 });
+    check(tokens.length === 1, `token minted (${tokens[0]})`);
+    check(typeof order.order_id === 'string', 'order created');
+    const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 1_250 });
+    check(payment.status === 'pending', 'payment created (pending)');
+    const result = await client.awaitPaymentResult(order.order_id, payment.payment_id, {
+      intervalMs: 20,
+      timeoutMs: 10_000,
+    });
+    check(result.status === 'approved' || result.status === 'settled', `payment result ${result.status}`);
+    // A refund needs a settled payment: the mock settles it shortly after approval.
+    for (let i = 0; i < 500 && (await client.payments.get(order.order_id, payment.payment_id)).status !== 'settled'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const refund = await client.refunds.create(order.order_id, payment.payment_id, { amount_cents: 500 });
+    const refunded = await client.awaitRefundResult(order.order_id, payment.payment_id, refund.refund_id, {
+      intervalMs: 20,
+      timeoutMs: 10_000,
+    });
+    check(refunded.status === 'approved', 'refund approved');
+    const missing = await client.orders.get('00000000-0000-4000-8000-000000000000').catch((e) => e);
+    check(
+      missing instanceof NotFoundError && missing instanceof PaymentsError && missing.status === 404,
+      `404 mapped to ${missing?.name}`,
+    );
+    steps.push(`transport ${client.toJSON().transport}`);
+    await verifyWebhooks(input.webhook, check);
+    return { ok: true, steps };
+  } catch (error) {
+    return { ok: false, steps, error: String(error?.stack ?? error) };
+  }
+}
+
+// verifyWebhookAsync (Web Crypto) where the entry has it; verifyWebhook (node:crypto) otherwise.
+async function verifyWebhooks({ body, header, secret }, check) {
+  const verify = webhooks.verifyWebhookAsync ?? webhooks.verifyWebhook;
+  const name = webhooks.verifyWebhookAsync ? 'verifyWebhookAsync' : 'verifyWebhook';
+  const event = await verify(body, header, secret);
+  check(event.event_kind === 'payment.approved', `${name}: ${event.event_kind} verified`);
+  const tampered = await Promise.resolve()
+    .then(() => verify(body.replace('}', ' }'), header, secret))
+    .catch((e) => e);
+  check(tampered instanceof webhooks.WebhookVerificationError, `${name}: tampered body refused`);
+}
