@@ -158,7 +158,13 @@ async function workerBundle(what: string, contents: string, goalBytes?: number):
     () => true,
     () => false,
   );
-  return { what, minified: code.byteLength, gzipped: gzipSync(code).byteLength, goalBytes, withoutNodeCompat };
+  return {
+    what,
+    minified: code.byteLength,
+    gzipped: gzipSync(code).byteLength,
+    goalBytes,
+    withoutNodeCompat,
+  };
 }
 
 /** Workers that create a client and create an order, or only verify webhooks; stripe's alike. */

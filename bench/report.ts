@@ -88,7 +88,11 @@ export function renderReport(report: Report, command: string): string {
     for (const c of report.coldStarts) {
       out.push(`| ${c.what} | ${c.medianMs.toFixed(1)} ms | ${c.overheadMs.toFixed(1)} ms |`);
     }
-    out.push('', '| Entry | Cost over `node -e 0`, as a share of stripe\'s | Goal | Met |', '|---|---:|---:|---|');
+    out.push(
+      '',
+      "| Entry | Cost over `node -e 0`, as a share of stripe's | Goal | Met |",
+      '|---|---:|---:|---|',
+    );
     for (const g of coldStartGoals(report.coldStarts)) {
       out.push(
         `| \`${g.entry}\` | ${g.ratio.toFixed(2)} | ≤ ${g.goal.toFixed(2)} | ${g.ratio <= g.goal ? 'yes' : '**no**'} |`,

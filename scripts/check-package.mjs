@@ -60,6 +60,9 @@ try {
   const cjs = `
     const assert = require('node:assert');
     const main = require('partner-payments');
+    // undici loads on the first request, not with the package (cheap import, other runtimes).
+    const undici = () => Object.keys(require.cache).filter((k) => k.includes('/undici/'));
+    assert.deepEqual(undici(), [], 'importing partner-payments must not load undici');
     assert.equal(typeof main.PaymentsClient, 'function');
     assert.equal(typeof main.verifyWebhook, 'function');
     assert.ok(new main.RequestValidationError('x', []) instanceof main.PaymentsError);

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
 import { makeAuth, TokenResponse } from './core/auth.js';
+import { defaultTransport } from './core/default-transport.js';
 import { PaymentsError } from './core/errors.js';
 import type { EmitFn, PaymentsClientEvents, TokenEvent } from './core/events.js';
-import { defaultTransport } from './core/default-transport.js';
 import { HttpCore } from './core/http.js';
 import { makeLog } from './core/logger.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options.js';

@@ -2,5 +2,10 @@
 import { runScenario } from './scenario.mjs';
 
 self.addEventListener('fetch', (event) => {
-  event.respondWith(event.request.json().then(runScenario).then((result) => Response.json(result)));
+  event.respondWith(
+    event.request
+      .json()
+      .then(runScenario)
+      .then((result) => Response.json(result)),
+  );
 });

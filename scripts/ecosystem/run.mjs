@@ -37,7 +37,13 @@ const signed = signWebhookPayload(
     event_kind: 'payment.approved',
     occurred_at: new Date().toISOString(),
     partner_id: partner.partnerId,
-    resource: { payment_id: 'pay_1', order_id: 'ord_1', status: 'approved', amount_cents: 1250, method: 'card' },
+    resource: {
+      payment_id: 'pay_1',
+      order_id: 'ord_1',
+      status: 'approved',
+      amount_cents: 1250,
+      method: 'card',
+    },
   },
   secret,
 );
@@ -61,8 +67,12 @@ for (const c of cases) {
     result = { ok: false, steps: [], error: String(error?.stderr || error?.stack || error) };
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-  results.push({ name: c.name, version, ...result });
-  console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${c.name} (${version}) in ${seconds} s: ${result.steps.join('; ')}`);
+  // A pending case that fails is expected; one that passes must lose its mark.
+  const ok = c.pending ? !result.ok && c.pending.error.test(result.error) : result.ok;
+  const label = c.pending ? (ok ? 'pending' : 'FAIL (passes: remove its pending mark)') : ok ? 'ok' : 'FAIL';
+  results.push({ name: c.name, ok });
+  console.log(`${label} ${c.name} (${version}) in ${seconds} s: ${result.steps.join('; ')}`);
+  if (c.pending) console.log(`     ${c.pending.reason}`);
   if (!result.ok) console.log(`     ${result.error.split('\n').slice(0, 12).join('\n     ')}`);
 }
 await server.close();
@@ -70,6 +80,9 @@ mock.close?.();
 rmSync(scratch, { recursive: true, force: true });
 
 const failed = results.filter((r) => !r.ok).length;
+const pending = cases.filter((c) => c.pending).length;
 console.log(`\necosystem: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-console.log(`ecosystem: ${results.length - failed} passed, ${failed} failed`);
+console.log(
+  `ecosystem: ${results.length - failed - pending} passed, ${failed} failed${pending ? `, ${pending} skipped` : ''}`,
+);
 process.exitCode = failed ? 1 : 0;

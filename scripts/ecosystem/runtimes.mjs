@@ -6,8 +6,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
 import { EdgeRuntime } from 'edge-runtime';
+import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { npm, root, run } from '../pack.mjs';
 
@@ -67,10 +67,22 @@ const workerBundle = (scratch, nodeCompat) =>
     external: nodeCompat ? ['node:*', ...builtinModules] : [],
   });
 
+// Cases that cannot pass until another piece of work lands: the suite runs them and reports them as
+// pending while they fail, and fails once they pass (then the mark must go).
+const WAITS_FOR_LIGHT_WEBHOOKS = {
+  reason: 'waits for #13: the webhooks code imports node:crypto, which this runtime cannot bundle',
+  // Only this failure counts as pending; any other fails the suite.
+  error: /Could not resolve "node:(crypto|buffer)"/,
+};
+
 function workerdCase(nodeCompat) {
   return {
     name: `Cloudflare Workers (workerd${nodeCompat ? ', nodejs_compat' : ', no nodejs_compat'})`,
-    version: () => `workerd ${run(bin('workerd'), ['--version'], root).trim().replace(/^workerd /, '')}`,
+    pending: nodeCompat ? undefined : WAITS_FOR_LIGHT_WEBHOOKS,
+    version: () =>
+      `workerd ${run(bin('workerd'), ['--version'], root)
+        .trim()
+        .replace(/^workerd /, '')}`,
     async scenario(scratch, input) {
       const script = await workerBundle(scratch, nodeCompat);
       const mf = new Miniflare({
@@ -80,7 +92,10 @@ function workerdCase(nodeCompat) {
         compatibilityFlags: nodeCompat ? ['nodejs_compat'] : [],
       });
       try {
-        const res = await mf.dispatchFetch('http://worker.test/', { method: 'POST', body: JSON.stringify(input) });
+        const res = await mf.dispatchFetch('http://worker.test/', {
+          method: 'POST',
+          body: JSON.stringify(input),
+        });
         return await res.json();
       } finally {
         await mf.dispose();
@@ -92,7 +107,9 @@ function workerdCase(nodeCompat) {
 // As Next.js bundles an edge route: the edge-light/worker/browser conditions, no node:* modules.
 const edgeCase = {
   name: 'Vercel Edge (edge-runtime)',
-  version: () => `edge-runtime ${JSON.parse(run(npm, ['pkg', 'get', 'version'], join(root, 'node_modules', 'edge-runtime')))}`,
+  pending: WAITS_FOR_LIGHT_WEBHOOKS,
+  version: () =>
+    `edge-runtime ${JSON.parse(run(npm, ['pkg', 'get', 'version'], join(root, 'node_modules', 'edge-runtime')))}`,
   async scenario(scratch, input) {
     const initialCode = await bundle(scratch, 'edge.mjs', {
       format: 'iife',
@@ -102,7 +119,10 @@ const edgeCase = {
       mainFields: ['browser', 'module', 'main'],
     });
     const runtime = new EdgeRuntime({ initialCode });
-    const res = await runtime.dispatchFetch('http://edge.test/', { method: 'POST', body: JSON.stringify(input) });
+    const res = await runtime.dispatchFetch('http://edge.test/', {
+      method: 'POST',
+      body: JSON.stringify(input),
+    });
     await res.waitUntil();
     return await res.json();
   },
@@ -115,7 +135,13 @@ export const CASES = [
   processCase('Node 24', () => nodeBinary(24), ['cli.mjs']),
   processCase('Bun', () => bin('bun'), ['cli.mjs']),
   // No --allow-env: a client given every option must not read the environment.
-  processCase('Deno', () => bin('deno'), ['run', '--no-prompt', '--allow-net=127.0.0.1', '--allow-read', 'cli.mjs']),
+  processCase('Deno', () => bin('deno'), [
+    'run',
+    '--no-prompt',
+    '--allow-net=127.0.0.1',
+    '--allow-read',
+    'cli.mjs',
+  ]),
   workerdCase(true),
   workerdCase(false),
   edgeCase,

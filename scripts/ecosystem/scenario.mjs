@@ -36,7 +36,11 @@ export async function runScenario(input) {
     });
     check(result.status === 'approved' || result.status === 'settled', `payment result ${result.status}`);
     // A refund needs a settled payment: the mock settles it shortly after approval.
-    for (let i = 0; i < 500 && (await client.payments.get(order.order_id, payment.payment_id)).status !== 'settled'; i++) {
+    for (
+      let i = 0;
+      i < 500 && (await client.payments.get(order.order_id, payment.payment_id)).status !== 'settled';
+      i++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const refund = await client.refunds.create(order.order_id, payment.payment_id, { amount_cents: 500 });

@@ -101,7 +101,10 @@ type Env = Record<string, string | undefined>;
  * Applies environment defaults and checks every option, throwing {@link ConfigurationError} with
  * the option's name on the first problem.
  */
-export function resolveOptions(options: PaymentsClientOptions = {}, env: Env = processEnv()): ResolvedOptions {
+export function resolveOptions(
+  options: PaymentsClientOptions = {},
+  env: Env = processEnv(),
+): ResolvedOptions {
   const accessToken = options.accessToken;
   if (accessToken !== undefined && typeof accessToken !== 'function' && !nonEmpty(accessToken)) {
     throw new ConfigurationError('accessToken', 'must be a non-empty string or a function returning one.');
