@@ -53,14 +53,15 @@ export interface PaymentsClientOptions {
   /** Total time for a call, all attempts and waits included, in milliseconds. @default undefined (none) */
   deadlineMs?: number | undefined;
   /**
-   * A `fetch` to use instead of the built-in undici transport (to run behind msw, in an edge
-   * runtime, or with your own instrumentation).
-   * @default undefined (undici `request()` on a keep-alive agent)
+   * A `fetch` to use instead of the default transport (to run behind msw, or with your own
+   * instrumentation).
+   * @default undefined (on Node.js undici `request()` on a keep-alive agent, loaded on the first
+   * request; on Bun, Deno, Workers and Vercel Edge the global `fetch`)
    */
   fetch?: typeof globalThis.fetch | undefined;
-  /** An undici `Dispatcher` (Agent, Pool, MockAgent) for the built-in transport. @default a shared keep-alive Agent */
+  /** An undici `Dispatcher` (Agent, Pool, MockAgent) for the built-in transport; Node.js only. @default a shared keep-alive Agent */
   dispatcher?: Dispatcher | undefined;
-  /** An HTTP(S) proxy URL; requests go through an undici `ProxyAgent`. @default undefined */
+  /** An HTTP(S) proxy URL; requests go through an undici `ProxyAgent`; Node.js only. @default undefined */
   proxy?: string | undefined;
   /** Where log lines go (`console`, pino, winston). Lines never carry a secret. @default undefined (silent) */
   logger?: Logger | undefined;
