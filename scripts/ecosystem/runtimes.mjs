@@ -67,18 +67,9 @@ const workerBundle = (scratch, nodeCompat) =>
     external: nodeCompat ? ['node:*', ...builtinModules] : [],
   });
 
-// Cases that cannot pass until another piece of work lands: the suite runs them and reports them as
-// pending while they fail, and fails once they pass (then the mark must go).
-const WAITS_FOR_LIGHT_WEBHOOKS = {
-  reason: 'waits for #13: the webhooks code imports node:crypto, which this runtime cannot bundle',
-  // Only this failure counts as pending; any other fails the suite.
-  error: /Could not resolve "node:(crypto|buffer)"/,
-};
-
 function workerdCase(nodeCompat) {
   return {
     name: `Cloudflare Workers (workerd${nodeCompat ? ', nodejs_compat' : ', no nodejs_compat'})`,
-    pending: nodeCompat ? undefined : WAITS_FOR_LIGHT_WEBHOOKS,
     version: () =>
       `workerd ${run(bin('workerd'), ['--version'], root)
         .trim()
@@ -107,7 +98,6 @@ function workerdCase(nodeCompat) {
 // As Next.js bundles an edge route: the edge-light/worker/browser conditions, no node:* modules.
 const edgeCase = {
   name: 'Vercel Edge (edge-runtime)',
-  pending: WAITS_FOR_LIGHT_WEBHOOKS,
   version: () =>
     `edge-runtime ${JSON.parse(run(npm, ['pkg', 'get', 'version'], join(root, 'node_modules', 'edge-runtime')))}`,
   async scenario(scratch, input) {

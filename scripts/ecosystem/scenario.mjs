@@ -62,14 +62,26 @@ export async function runScenario(input) {
   }
 }
 
-// verifyWebhookAsync (Web Crypto) where the entry has it; verifyWebhook (node:crypto) otherwise.
+// verifyWebhookAsync (Web Crypto) everywhere; verifyWebhook where node:crypto exists, and elsewhere
+// a PaymentsError that names the asynchronous one.
 async function verifyWebhooks({ body, header, secret }, check) {
-  const verify = webhooks.verifyWebhookAsync ?? webhooks.verifyWebhook;
-  const name = webhooks.verifyWebhookAsync ? 'verifyWebhookAsync' : 'verifyWebhook';
-  const event = await verify(body, header, secret);
-  check(event.event_kind === 'payment.approved', `${name}: ${event.event_kind} verified`);
-  const tampered = await Promise.resolve()
-    .then(() => verify(body.replace('}', ' }'), header, secret))
-    .catch((e) => e);
-  check(tampered instanceof webhooks.WebhookVerificationError, `${name}: tampered body refused`);
+  const { verifyWebhook, verifyWebhookAsync, WebhookVerificationError } = webhooks;
+  const event = await verifyWebhookAsync(body, header, secret);
+  check(event.event_kind === 'payment.approved', `verifyWebhookAsync: ${event.event_kind} verified`);
+  const tampered = await verifyWebhookAsync(body.replace('}', ' }'), header, secret).catch((e) => e);
+  check(tampered instanceof WebhookVerificationError, 'verifyWebhookAsync: tampered body refused');
+  let sync;
+  try {
+    sync = verifyWebhook(body, header, secret);
+  } catch (error) {
+    sync = error;
+  }
+  if (sync instanceof Error) {
+    check(
+      !(sync instanceof WebhookVerificationError) && sync.message.includes('verifyWebhookAsync'),
+      'verifyWebhook: no node:crypto here, the error names verifyWebhookAsync',
+    );
+  } else {
+    check(sync.event_id === event.event_id, 'verifyWebhook: verified');
+  }
 }
