@@ -1,13 +1,12 @@
 // Packs the package as npm would publish it, checks what the tarball holds, then installs it in a
 // scratch project WITHOUT msw (an optional peer nobody has) and loads every entry point from
 // CommonJS and from ESM, then starts the bin and drives it over raw HTTP.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkMockProduct } from './check-mock-product.mjs';
+import { packAndInstall, run } from './pack.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 /** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
 const EVENT = {
   v: 1,
@@ -23,14 +22,9 @@ const EVENT = {
     method: 'card',
   },
 };
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const scratch = mkdtempSync(join(tmpdir(), 'partner-payments-pack-'));
-const run = (cmd, args, cwd) =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const { scratch, files, size } = packAndInstall({ prefix: 'partner-payments-pack-' });
 
 try {
-  const [packed] = JSON.parse(run(npm, ['pack', '--json', '--pack-destination', scratch], root));
-  const files = packed.files.map((f) => f.path);
   const allowed =
     /^(dist\/.+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const unexpected = files.filter((f) => !allowed.test(f));
@@ -41,19 +35,15 @@ try {
     'dist/index.cjs',
     'dist/webhooks.js',
     'dist/webhooks.cjs',
+    'dist/index.web.js',
+    'dist/webhooks.web.js',
     'dist/testing.js',
     'dist/cli/mock.js',
   ]) {
     if (!files.includes(needed)) throw new Error(`the tarball lacks ${needed}`);
   }
-  console.log(`pack: ${files.length} files, ${(packed.size / 1024).toFixed(1)} KiB packed`);
+  console.log(`pack: ${files.length} files, ${(size / 1024).toFixed(1)} KiB packed`);
 
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true }));
-  run(
-    npm,
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', join(scratch, packed.filename)],
-    scratch,
-  );
   if (existsSync(join(scratch, 'node_modules', 'msw')))
     throw new Error('msw got installed in the scratch project: the no-msw checks would prove nothing');
 

@@ -2,7 +2,7 @@
 // the package's own dependencies (plus what the caller names). Used by check-package.mjs and the
 // ecosystem suite.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -31,4 +31,16 @@ export function packAndInstall({ prefix, extra = [] }) {
     scratch,
   );
   return { scratch, files: packed.files.map((f) => f.path), size: packed.size };
+}
+
+/** The `node` binary of a major version, installed from npm into .tmp/runtimes on first use
+ * (npm packages; not dev dependencies, whose `node` bin would replace Node 20 in every npm script). */
+export function nodeBinary(major) {
+  const prefix = join(root, '.tmp', 'runtimes', `node${major}`);
+  const path = join(prefix, 'node_modules', 'node', 'bin', 'node');
+  if (!existsSync(path)) {
+    mkdirSync(prefix, { recursive: true });
+    run(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${major}`], root);
+  }
+  return path;
 }

@@ -1,12 +1,12 @@
-// Runs the test suite on Node 22 and 24, installed as npm packages into .tmp/ (no system install).
+// Runs the test suite on Node 22 and 24, installed as npm packages into .tmp/runtimes (no system
+// install; the same copies the ecosystem suite uses).
 // Usage: npm run test:matrix [-- 22 24]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { nodeBinary, root } from './pack.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const majors = process.argv.slice(2).length ? process.argv.slice(2) : ['22', '24'];
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const results = [];
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 
@@ -18,17 +18,8 @@ function counts(file) {
 }
 
 for (const major of majors) {
-  const prefix = join(root, '.tmp', `node${major}`);
-  const bin = join(prefix, 'node_modules', 'node', 'bin', 'node');
-  if (!existsSync(bin)) {
-    mkdirSync(prefix, { recursive: true });
-    console.log(`installing node@${major} into ${prefix}`);
-    execFileSync(
-      npm,
-      ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${major}`],
-      { stdio: 'inherit' },
-    );
-  }
+  const bin = nodeBinary(major);
+  const prefix = dirname(dirname(dirname(dirname(bin))));
   const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
   console.log(`\n=== Node ${version} ===`);
   const report = join(prefix, 'vitest-report.json');

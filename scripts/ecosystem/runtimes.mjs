@@ -2,27 +2,15 @@
 // installed on first use into .tmp/runtimes (as npm packages; not dev dependencies, whose `node`
 // bin would replace Node 20 in every npm script), the others are dev dependencies.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EdgeRuntime } from 'edge-runtime';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { npm, root, run } from '../pack.mjs';
+import { nodeBinary, npm, root, run } from '../pack.mjs';
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-
-/** The `node` binary of a major version, installed from npm into .tmp/runtimes on first use. */
-export function nodeBinary(major) {
-  const prefix = join(root, '.tmp', 'runtimes', `node${major}`);
-  const path = join(prefix, 'node_modules', 'node', 'bin', 'node');
-  if (!existsSync(path)) {
-    mkdirSync(prefix, { recursive: true });
-    run(npm, ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${major}`], root);
-  }
-  return path;
-}
 
 // A process runtime: runs cli.mjs in the scratch project, the input as an argument.
 function processCase(name, command, args) {
