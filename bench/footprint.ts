@@ -4,9 +4,9 @@
  * dependencies for Node, and the size of small Workers bundled as wrangler would.
  */
 import { spawnSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { workerdBuild } from '../scripts/ecosystem/targets.mjs';
 import { median } from './stats.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -138,12 +138,7 @@ async function workerBuild(contents: string, nodeCompat: boolean) {
     stdin: { contents, resolveDir: ROOT, loader: 'js' },
     bundle: true,
     minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    external: nodeCompat ? ['node:*', ...builtinModules] : [],
+    ...workerdBuild(nodeCompat),
     write: false,
     logLevel: 'silent',
     // Not tsconfig.json's paths (which map the package to src/): the built package, as partners get it.

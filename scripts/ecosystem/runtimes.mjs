@@ -2,13 +2,13 @@
 // installed on first use into .tmp/runtimes (as npm packages; not dev dependencies, whose `node`
 // bin would replace Node 20 in every npm script), the others are dev dependencies.
 import { execFile } from 'node:child_process';
-import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EdgeRuntime } from 'edge-runtime';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { nodeBinary, npm, root, run } from '../pack.mjs';
+import { edgeLightBuild, workerdBuild } from './targets.mjs';
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
@@ -42,18 +42,7 @@ async function bundle(scratch, entry, options) {
   return result.outputFiles[0].text;
 }
 
-// As wrangler bundles a module worker: the workerd/worker/browser conditions; with nodejs_compat
-// the Node.js built-ins (`node:x` or bare `x`) are left to the runtime, without it importing one
-// fails the build.
-const workerBundle = (scratch, nodeCompat) =>
-  bundle(scratch, 'worker.mjs', {
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    external: nodeCompat ? ['node:*', ...builtinModules] : [],
-  });
+const workerBundle = (scratch, nodeCompat) => bundle(scratch, 'worker.mjs', workerdBuild(nodeCompat));
 
 function workerdCase(nodeCompat) {
   return {
@@ -83,19 +72,13 @@ function workerdCase(nodeCompat) {
   };
 }
 
-// As Next.js bundles an edge route: the edge-light/worker/browser conditions, no node:* modules.
+// As Next.js bundles an edge route, run by edge-runtime.
 const edgeCase = {
   name: 'Vercel Edge (edge-runtime)',
   version: () =>
     `edge-runtime ${JSON.parse(run(npm, ['pkg', 'get', 'version'], join(root, 'node_modules', 'edge-runtime')))}`,
   async scenario(scratch, input) {
-    const initialCode = await bundle(scratch, 'edge.mjs', {
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      conditions: ['edge-light', 'worker', 'browser'],
-      mainFields: ['browser', 'module', 'main'],
-    });
+    const initialCode = await bundle(scratch, 'edge.mjs', edgeLightBuild());
     const runtime = new EdgeRuntime({ initialCode });
     const res = await runtime.dispatchFetch('http://edge.test/', {
       method: 'POST',
