@@ -30,7 +30,7 @@ if (only.includes('http')) {
   );
 }
 if (only.includes('webhooks')) {
-  step('verifyWebhook');
+  step('verifyWebhook and verifyWebhookAsync');
   const { benchWebhooks } = await import('./webhooks.js');
   report.comparisons.push(
     ...(await benchWebhooks(quick ? { perRound: 2_000, rounds: 2 } : { perRound: 20_000, rounds: 7 })),

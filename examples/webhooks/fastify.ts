@@ -1,26 +1,23 @@
 // A webhook receiver on Fastify 5. Run: PAYMENTS_WEBHOOK_SECRET=... tsx examples/webhooks/fastify.ts
 import Fastify, { type FastifyInstance } from 'fastify';
-import { verifyWebhook } from 'partner-payments/webhooks';
-import { deliveryHandler, type ReceiverOptions, runIfMain, WEBHOOK_PATH } from './shared.js';
+import { paymentsWebhooks, type ReceiverOptions, runIfMain, WEBHOOK_PATH } from './shared.js';
 
 /**
- * A Fastify app that verifies, de-duplicates and acknowledges deliveries on `POST /webhooks/payments`.
+ * A Fastify app receiving deliveries on `POST /webhooks/payments`.
  *
  * Fastify parses JSON bodies by default. Inside this plugin (its own encapsulated context, so the
- * rest of the app keeps the default parser) `application/json` is read as a Buffer instead.
+ * rest of the app keeps the default parsers) every content type is read as a Buffer instead, which
+ * the handler takes from `request.body`. `reply.hijack()` hands the response to the handler.
  */
 export function createFastifyReceiver(options: ReceiverOptions): FastifyInstance {
-  const handle = deliveryHandler(options);
+  const webhooks = paymentsWebhooks(options);
   const app = Fastify();
   app.register(async (scope) => {
-    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
-      done(null, body),
-    );
-    scope.post(WEBHOOK_PATH, async (req, reply) => {
-      const result = await handle((secret) =>
-        verifyWebhook(req.body as Buffer, req.headers['x-service-signature'], secret),
-      );
-      return reply.code(result.status).send(result.body);
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    scope.post(WEBHOOK_PATH, async (request, reply) => {
+      reply.hijack();
+      await webhooks.node(request, reply.raw);
     });
   });
   return app;

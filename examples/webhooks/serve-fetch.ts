@@ -28,7 +28,7 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
 
 /** Listens on `host:port` (loopback, a free port by default) and answers every request with `handler`. */
 export async function serveFetchHandler(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request) => Response | Promise<Response>,
   { port = 0, host = '127.0.0.1' }: { port?: number; host?: string } = {},
 ): Promise<ServedHandler> {
   let origin = '';

@@ -1,13 +1,13 @@
-// What every receiver in this folder does once its framework has handed over the raw body and the
-// signature header.
+// What every receiver in this folder shares: one createWebhookHandler, with the hand-off to your job
+// queue in `onEvent`. The recipes differ only in how their framework hands the request over.
 import { pathToFileURL } from 'node:url';
 import { PaymentsClient } from 'partner-payments';
 import {
-  createDeduplicator,
-  type Deduplicator,
+  createWebhookHandler,
+  type DedupeStore,
   type WebhookEvent,
+  type WebhookHandler,
   type WebhookSecret,
-  WebhookVerificationError,
 } from 'partner-payments/webhooks';
 
 /** Options every example receiver takes. */
@@ -22,50 +22,34 @@ export interface ReceiverOptions {
    * waits 30 s at most. Throw when the hand-off fails: the receiver answers 500 and the service retries.
    */
   onEvent(event: WebhookEvent): void | Promise<void>;
-  /** @default createDeduplicator() (in memory: use a shared store with several instances) */
-  dedupe?: Deduplicator;
+  /** @default a MemoryDedupeStore (one instance; several need a shared store such as Redis) */
+  dedupe?: DedupeStore;
 }
 
 /** The path the examples listen on. */
 export const WEBHOOK_PATH = '/webhooks/payments';
 
-/** What to answer the service. */
-export interface ReceiveResult {
-  status: 200 | 400 | 500;
-  body: { received: boolean; duplicate?: boolean; error?: string };
-}
-
-/** Verifies a delivery with the secret(s) it is given: the framework-specific part of a receiver. */
-export type VerifyDelivery = (secret: WebhookSecret) => WebhookEvent | Promise<WebhookEvent>;
-
-/**
- * The part every receiver shares: verify (through the receiver's `verify`), de-duplicate on `event_id`,
- * hand the event over. 400 for a delivery that fails verification (do not act on it), 200 for a
- * redelivery without calling `onEvent` again, 500 when the hand-off failed (the claim is released, so
- * the service's retry is processed).
- */
-export function deliveryHandler(
-  options: ReceiverOptions,
-): (verify: VerifyDelivery) => Promise<ReceiveResult> {
-  const dedupe = options.dedupe ?? createDeduplicator();
-  return async (verify) => {
-    let event: WebhookEvent;
-    try {
-      event = await verify(typeof options.secret === 'function' ? options.secret() : options.secret);
-    } catch (err) {
-      if (err instanceof WebhookVerificationError) {
-        return { status: 400, body: { received: false, error: err.reason } };
-      }
-      throw err;
-    }
-    try {
-      const outcome = await dedupe.runOnce(event.event_id, () => options.onEvent(event));
-      return { status: 200, body: { received: true, duplicate: outcome.duplicate } };
-    } catch (err) {
-      console.error(`webhook ${event.event_id} (${event.event_kind}) was not handed over:`, err);
-      return { status: 500, body: { received: false } };
-    }
-  };
+/** The receiver every recipe mounts: each kind goes to `onEvent`, a kind added later is logged. */
+export function paymentsWebhooks(options: ReceiverOptions): WebhookHandler {
+  const { onEvent } = options;
+  return createWebhookHandler({
+    secret: options.secret,
+    dedupe: options.dedupe,
+    on: {
+      'payment.approved': onEvent,
+      'payment.refunded': onEvent,
+      'payment.voided': onEvent,
+      'payment.cancelled': onEvent,
+      'payment.expired': onEvent,
+      'payment.reversal_settled': onEvent,
+      'payment.reversal_failed': onEvent,
+    },
+    onUnknown: (event) => console.info(`acknowledged ${event.event_kind}, a kind this SDK does not know yet`),
+    onError: (err, { status, event }) => {
+      if (status >= 500)
+        console.error(`webhook ${event?.event_id ?? '(unverified)'} answered ${status}:`, err);
+    },
+  });
 }
 
 /**
@@ -93,7 +77,7 @@ export function runIfMain(
  * exactly (spec 6.6): the payment as the API returns it now is the whole picture, the event only a
  * prompt to look.
  */
-function optionsFromEnv(): ReceiverOptions {
+export function optionsFromEnv(): ReceiverOptions {
   const client = new PaymentsClient(); // PAYMENTS_CLIENT_ID, PAYMENTS_CLIENT_SECRET, PAYMENTS_BASE_URL, ...
   const queue: WebhookEvent[] = [];
   let draining = false;

@@ -31,11 +31,15 @@ function describe(value: unknown): string {
 /** The bytes of a view or buffer; shared memory is copied so that no other thread changes them midway. */
 function bytesOf(value: object): Uint8Array | undefined {
   if (ArrayBuffer.isView(value)) {
-    const { buffer, byteOffset, byteLength } = value;
-    if (!(buffer instanceof ArrayBuffer)) return new Uint8Array(buffer, byteOffset, byteLength).slice();
-    // A view of a detached buffer reads as empty; constructing one over it throws, which tells them apart.
-    if (byteLength === 0) new Uint8Array(buffer, byteOffset, 0);
-    return value instanceof Uint8Array ? value : new Uint8Array(buffer, byteOffset, byteLength);
+    const buffer = value.buffer;
+    // The common case (a Buffer, a Uint8Array): the view itself, unless it is empty, where a view of a
+    // detached buffer (which reads as empty) is told apart by constructing one over it, which throws.
+    if (buffer instanceof ArrayBuffer && value instanceof Uint8Array) {
+      if (value.byteLength === 0) new Uint8Array(buffer, value.byteOffset, 0);
+      return value;
+    }
+    const view = new Uint8Array(buffer, value.byteOffset, value.byteLength);
+    return buffer instanceof ArrayBuffer ? view : view.slice();
   }
   // The tag check also accepts an ArrayBuffer from another realm (a worker, a vm context).
   const tag = Object.prototype.toString.call(value);

@@ -51,8 +51,14 @@ export function utf8Bytes(text: string): Uint8Array {
 export function utf8Text(bytes: Uint8Array): string {
   const apis = nodeApis();
   if (apis && typeof apis.buffer.isUtf8 === 'function') {
-    if (!apis.buffer.isUtf8(bytes)) throw new TypeError('The body is not valid UTF-8.');
-    return apis.buffer.Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    const { Buffer, isUtf8 } = apis.buffer;
+    const buffer =
+      bytes instanceof Buffer ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const text = buffer.toString('utf8');
+    // Decoding turns every malformed sequence into U+FFFD, so text without one came from valid UTF-8
+    // (and for an ASCII body the search is immediate); with one, the bytes decide.
+    if (text.includes('\uFFFD') && !isUtf8(bytes)) throw new TypeError('The body is not valid UTF-8.');
+    return text;
   }
   decoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   return decoder.decode(bytes);

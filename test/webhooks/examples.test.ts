@@ -1,9 +1,10 @@
 /**
- * The example receivers (examples/webhooks) over real loopback HTTP, with deliveries made by the mock
- * service's dispatcher (undici, signed with the endpoint's secret, retried on the mock clock).
+ * The example receivers (examples/webhooks: node:http, Express, Fastify, Hono, a Next.js route and a
+ * Cloudflare Worker in workerd with and without nodejs_compat), each over real loopback HTTP with
+ * deliveries made by the mock service's dispatcher (signed with the endpoint's secret, retried on the
+ * mock clock).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ReceiveResult } from '../../examples/webhooks/shared.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { createMockService, type MockServer, type MockService } from '../../src/testing/index.js';
 import { signWebhookPayload, type WebhookEvent } from '../../src/webhooks/index.js';
@@ -15,25 +16,16 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
   let client: PaymentsClient;
   let receiver: RunningReceiver;
   let secret = '';
-  /** Every event handed to the receiver's onEvent, with the payment status re-read through the client. */
-  let handled: { event: WebhookEvent; statusNow: string }[];
-  let failNextHandOff: boolean;
+  let endpointId = '';
+  /** Every event handed over, with the payment status re-read through the client. */
+  const handled: { event: WebhookEvent; statusNow: string }[] = [];
+  let failNextHandOff = false;
 
   beforeAll(async () => {
     mock = createMockService();
     server = await mock.listen();
     client = new PaymentsClient({ ...mock.clientOptions(server.url), maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  async function startReceiver(): Promise<string> {
-    handled = [];
-    failNextHandOff = false;
     receiver = await start({
-      // The secret is known only once the endpoint is registered, which needs the receiver's URL.
-      secret: () => secret,
       async onEvent(event) {
         if (failNextHandOff) {
           failNextHandOff = false;
@@ -43,18 +35,22 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
         const payment = await client.payments.get(event.resource.order_id, event.resource.payment_id);
         handled.push({ event, statusNow: payment.status });
       },
+      register(url) {
+        const endpoint = mock.webhooks.register({ partnerId: mock.fixtures.partners[0]!.partnerId, url });
+        endpointId = endpoint.webhook_endpoint_id;
+        secret = endpoint.signing_secret;
+        return secret;
+      },
     });
-    const partnerId = mock.fixtures.partners[0]!.partnerId;
-    const endpoint = mock.webhooks.register({ partnerId, url: receiver.url });
-    secret = endpoint.signing_secret;
-    return endpoint.webhook_endpoint_id;
-  }
-  afterEach(async () => {
-    await receiver.close();
+  }, 60_000);
+  afterAll(async () => {
+    await receiver?.close();
+    await server?.close();
   });
 
   /** Creates a payment through the client and approves it at the mock processor; returns its delivery. */
-  async function approvedPaymentDelivery(endpointId: string) {
+  async function approvedPaymentDelivery() {
+    handled.length = 0;
     const location_id = mock.fixtures.partners[0]!.locations.payments;
     const order = await client.orders.create({ location_id, total_cents: 4_200 });
     const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 4_200 });
@@ -62,20 +58,19 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
     await mock.webhooks.flush();
     const delivery = mock.webhooks
       .deliveries()
-      .find((d) => d.webhook_endpoint_id === endpointId && d.event_kind === 'payment.approved');
-    expect(delivery).toBeDefined();
+      .find((d) => d.webhook_endpoint_id === endpointId && d.body.includes(payment.payment_id));
+    expect(delivery?.event_kind).toBe('payment.approved');
     return { delivery: delivery!, payment };
   }
 
   const post = (body: string, headers: Record<string, string>) =>
     fetch(receiver.url, { method: 'POST', headers, body }).then(async (r) => ({
       status: r.status,
-      body: (await r.json()) as ReceiveResult['body'],
+      body: (await r.json()) as { received: boolean; duplicate?: boolean; error?: string },
     }));
 
   it('accepts a payment.approved delivery from the mock service and hands it over once', async () => {
-    const endpointId = await startReceiver();
-    const { delivery, payment } = await approvedPaymentDelivery(endpointId);
+    const { delivery, payment } = await approvedPaymentDelivery();
     expect(delivery.status).toBe('delivered');
     expect(delivery.attempts.map((a) => a.status)).toEqual([200]);
     expect(handled).toHaveLength(1);
@@ -88,8 +83,7 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
   });
 
   it('answers 400 to a tampered, unsigned or wrongly signed delivery and processes none of them', async () => {
-    const endpointId = await startReceiver();
-    const { delivery } = await approvedPaymentDelivery(endpointId);
+    const { delivery } = await approvedPaymentDelivery();
     const original = signWebhookPayload(delivery.body, secret);
     const tampered = delivery.body.replace('"amount_cents":4200', '"amount_cents":1');
     expect(tampered).not.toBe(delivery.body);
@@ -110,9 +104,8 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
     expect(handled.map((h) => h.event.event_id)).toEqual([delivery.event_id]);
   });
 
-  it('acknowledges a redelivered event_id with 2xx without processing it twice', async () => {
-    const endpointId = await startReceiver();
-    const { delivery } = await approvedPaymentDelivery(endpointId);
+  it('acknowledges a redelivered event_id with 200 without processing it twice', async () => {
+    const { delivery } = await approvedPaymentDelivery();
     const replay = mock.webhooks.replay(delivery.delivery_id);
     await mock.webhooks.flush();
     const replayed = mock.webhooks.deliveries().find((d) => d.delivery_id === replay.delivery_id)!;
@@ -122,19 +115,16 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
     // Concurrent copies of the same delivery (a retry racing a slow first attempt).
     const signed = signWebhookPayload(delivery.body, secret);
     const answers = await Promise.all(Array.from({ length: 5 }, () => post(signed.body, signed.headers)));
-    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers.every((a) => a.body.duplicate === true)).toBe(true);
+    expect(answers).toEqual(Array(5).fill({ status: 200, body: { received: true, duplicate: true } }));
     expect(handled).toHaveLength(1);
   });
 
   it('answers 500 when the hand-off fails, and processes the service retry a minute later', async () => {
-    const endpointId = await startReceiver();
     failNextHandOff = true;
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const { delivery } = await approvedPaymentDelivery(endpointId);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { delivery } = await approvedPaymentDelivery();
     expect(delivery.attempts.map((a) => a.status)).toEqual([500]);
     expect(handled).toHaveLength(0);
-    expect(errors).toHaveBeenCalledTimes(1);
 
     mock.clock.advance(60_000);
     await mock.webhooks.flush();
