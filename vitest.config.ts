@@ -14,6 +14,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Every exchange with a mock is validated against the mock's own OpenAPI document (test/openapi).
+    setupFiles: ['test/openapi/setup.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { issueLine } from '../internal/issues.js';
 import { type AuthRequirement, authenticate, type Caller } from './auth.js';
 import type { MockCore } from './core.js';
+import { observed } from './exchanges.js';
 import { defaultErrorCode, type FaultQueue } from './faults.js';
 import { TIER_LIMITS, takeToken } from './rate-limit.js';
 import { errorResponse, MockApiError, newRequestId, unexpectedErrorResponse } from './respond.js';
@@ -102,13 +103,15 @@ export function createDispatch(
   faults: FaultQueue,
   beforeEach: () => void,
 ) {
-  return async function dispatch(request: Request): Promise<Response> {
+  return (request: Request): Promise<Response> => observed(request, dispatch);
+  async function dispatch(request: Request, markFaulted: () => void): Promise<Response> {
     const requestId = newRequestId();
     try {
       beforeEach();
       const url = new URL(request.url);
       const fault = faults.take(request.method, url.pathname);
       if (fault) {
+        markFaulted();
         // The delay runs on the mock clock: advance it (or run a real-time clock) to let the answer out.
         if (fault.delayMs) await core.clock.sleep(fault.delayMs);
         if (fault.network) return Response.error();
@@ -192,5 +195,5 @@ export function createDispatch(
       if (error instanceof MockApiError) return errorResponse(error, requestId);
       return unexpectedErrorResponse(error, requestId);
     }
-  };
+  }
 }

@@ -70,7 +70,9 @@ function operationObject(op: Operation) {
   for (const code of op.htmlErrors ?? []) {
     responses[code] = { description: `${ERROR_TEXT[code] ?? 'Refused'} (an HTML page)`, content: HTML };
   }
-  for (const code of [...op.errors, 405, 500, 503]) {
+  // A path parameter with a malformed percent-escape is a 400 on any route that has one.
+  const malformed = params.length > 0 && !op.errors.includes(400) ? [400] : [];
+  for (const code of [...malformed, ...op.errors, 405, 500, 503].sort((a, b) => a - b)) {
     responses[code] = {
       description: ERROR_TEXT[code] ?? 'Service error',
       ...(code === 405 ? { headers: { Allow: ALLOW_HEADER } } : {}),

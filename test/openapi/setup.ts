@@ -1,0 +1,31 @@
+/**
+ * Vitest setup (every test file): records each exchange of every mock and, after the file, validates
+ * them all against the mock's own OpenAPI document. A violation fails the file.
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { buildOpenApiDocument } from '../../src/testing/documents/openapi.js';
+import { type Exchange, exchangeObservers } from '../../src/testing/exchanges.js';
+import { createValidator } from './validate.js';
+
+const recorded: Exchange[] = [];
+const record = (exchange: Exchange) => {
+  // Injected faults break the contract on purpose.
+  if (!exchange.faulted) recorded.push(exchange);
+};
+
+beforeAll(() => {
+  exchangeObservers.add(record);
+});
+
+afterAll(async () => {
+  exchangeObservers.delete(record);
+  if (recorded.length === 0) return;
+  const validate = createValidator(buildOpenApiDocument());
+  const violations = (await Promise.all(recorded.splice(0).map(validate))).flat();
+  if (violations.length > 0) {
+    const lines = violations.slice(0, 20).map((v) => `  ${v.exchange}: ${v.problem}`);
+    throw new Error(
+      `${violations.length} exchange(s) do not match the mock's OpenAPI document:\n${lines.join('\n')}`,
+    );
+  }
+});
