@@ -9,11 +9,14 @@ export default defineConfig({
     alias: [
       { find: /^partner-payments\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^partner-payments\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^partner-payments\/stores$/, replacement: src('stores/index.ts') },
       { find: /^partner-payments$/, replacement: src('index.ts') },
     ],
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Installs redis-server / PostgreSQL when missing (fresh machine, root); see test/fleets/engines.ts.
+    globalSetup: ['test/fleets/global-setup.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],

@@ -16,6 +16,7 @@ import {
 } from './errors.js';
 import type { EmitFn, RetryReason } from './events.js';
 import { deadlineError, explainNoRetry, finishError, waitForToken } from './final-error.js';
+import type { RateLimiter } from './limiter.js';
 import type { LogFn } from './logger.js';
 import { lowerCaseHeaders } from './options.js';
 import { errorFromResponse, parseSuccess } from './response.js';
@@ -34,6 +35,8 @@ export interface CoreConfig {
   headers: Record<string, string>;
   emit: EmitFn;
   log: LogFn | undefined;
+  /** The client-side rate limit, when the `rateLimit` option is set. */
+  limiter?: RateLimiter | undefined;
   /** The jitter source; tests pass a fixed one. @default Math.random */
   random?: () => number;
 }
@@ -95,6 +98,8 @@ export class HttpCore {
         if (auth) {
           token = auth.current?.() ?? (await waitForToken(auth, signal, spec, deadlineAt, deadlineMs));
           headers.authorization = `Bearer ${token}`;
+          const slot = cfg.limiter?.acquire(signal, deadlineAt);
+          if (slot) await slot;
         }
         const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
         if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
@@ -105,6 +110,8 @@ export class HttpCore {
         inFlight = false;
         if (result.ok) return result.value;
         const { failure, error } = result;
+        if (failure.kind === 'status' && failure.status === 429)
+          cfg.limiter?.backoff(failure.retryAfterMs ?? 1000);
         if (isAmbiguous(failure)) ambiguous = true;
         if (byDeadline && failure.kind === 'timeout') throw deadlineError(spec, deadlineMs, error);
         if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {
