@@ -20,6 +20,7 @@ export default defineConfig([
       index: 'src/index.ts',
       webhooks: 'src/webhooks/index.ts',
       testing: 'src/testing/index.ts',
+      stores: 'src/stores/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

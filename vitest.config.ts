@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^partner-payments\/webhooks$/, replacement: src('webhooks/index.ts') },
       { find: /^partner-payments\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^partner-payments\/stores$/, replacement: src('stores/index.ts') },
       { find: /^partner-payments$/, replacement: src('index.ts') },
     ],
   },
@@ -16,6 +17,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Every exchange with a mock is validated against the mock's own OpenAPI document (test/openapi).
     setupFiles: ['test/openapi/setup.ts'],
+    // Installs redis-server / PostgreSQL when missing (fresh machine, root); see test/fleets/engines.ts.
+    globalSetup: ['test/fleets/global-setup.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],

@@ -5,12 +5,12 @@
  *   npm run bench -- --quick           small numbers, a smoke test (prints only)
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *
- * Sections: http (orders.get and orders.create), webhooks, footprint (cold start, bundle size),
+ * Sections: http (orders.get and orders.create), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
  * memory; each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
 import { met, type Report, renderReport, writeReport } from './report.js';
 
-const SECTIONS = ['http', 'webhooks', 'footprint', 'memory'] as const;
+const SECTIONS = ['http', 'fleet', 'webhooks', 'footprint', 'memory'] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -27,6 +27,13 @@ if (only.includes('http')) {
   const { benchHttp } = await import('./http.js');
   report.comparisons.push(
     ...(await benchHttp(quick ? { perRound: 500, rounds: 2 } : { perRound: 4_000, rounds: 6 })),
+  );
+}
+if (only.includes('fleet')) {
+  step('fleet options while idle (orders.get with tokenStore and rateLimit)');
+  const { benchFleet } = await import('./fleet.js');
+  report.comparisons.push(
+    ...(await benchFleet(quick ? { perRound: 500, rounds: 2 } : { perRound: 4_000, rounds: 6 })),
   );
 }
 if (only.includes('webhooks')) {

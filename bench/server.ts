@@ -1,7 +1,7 @@
 /**
  * The loopback node:http server every HTTP contender talks to, run in a child process so that it
- * does not share the benchmark's event loop. It answers a fixed order JSON to any GET and a created
- * order to any POST, after reading the whole request body.
+ * does not share the benchmark's event loop. It answers a fixed order JSON to any GET, a token to a
+ * POST to /oauth2/token and a created order to any other POST, after reading the whole request body.
  */
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -33,13 +33,14 @@ const ORDER = JSON.stringify({
 });
 
 const CREATED = JSON.stringify({ order_id: ORDER_ID, status: 'open', total_cents: 12_500, created_at: NOW });
+const TOKEN = JSON.stringify({ access_token: 'bench-token', token_type: 'Bearer', expires_in: 3600 });
 
 function serve(): void {
   const server = createServer((req, res) => {
     const post = req.method === 'POST';
     req.on('data', () => {});
     req.on('end', () => {
-      const body = post ? CREATED : ORDER;
+      const body = post ? (req.url?.endsWith('/oauth2/token') ? TOKEN : CREATED) : ORDER;
       res.writeHead(post ? 201 : 200, {
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(body),

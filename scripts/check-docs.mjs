@@ -78,6 +78,7 @@ writeFileSync(
         'partner-payments': ['../../src/index.ts'],
         'partner-payments/webhooks': ['../../src/webhooks/index.ts'],
         'partner-payments/testing': ['../../src/testing/index.ts'],
+        'partner-payments/stores': ['../../src/stores/index.ts'],
       },
     },
     include: ['./*.ts'],

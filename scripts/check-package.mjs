@@ -38,6 +38,8 @@ try {
     'dist/index.web.js',
     'dist/webhooks.web.js',
     'dist/testing.js',
+    'dist/stores.js',
+    'dist/stores.cjs',
     'dist/cli/mock.js',
   ]) {
     if (!files.includes(needed)) throw new Error(`the tarball lacks ${needed}`);
@@ -96,11 +98,27 @@ try {
     assert.equal((await handler.fetch(request)).status, 200);
     await assert.rejects(import('zod'), /imported zod/); // the positive control: the hook is in force
     console.log('esm webhooks: ok, no zod, undici or node:crypto import');`;
+  // The stores entry needs no engine client installed (none is in the scratch project): duck-typed.
+  const cjsStores = `
+    const assert = require('node:assert');
+    const { redisStores, postgresStores, POSTGRES_DDL } = require('partner-payments/stores');
+    const sent = [];
+    const ioredisLike = { call: async (...args) => (sent.push(args[0]), 'OK') };
+    (async () => {
+      assert.equal(await redisStores(ioredisLike).tokenStore.lock('k', 'me', 1000), true);
+      assert.deepEqual(sent, ['SET']);
+      assert.equal(typeof postgresStores({ query() {}, connect() {} }).dedupeStore.processOnce, 'function');
+      assert.match(POSTGRES_DDL, /CREATE TABLE IF NOT EXISTS/);
+      console.log('cjs stores: ok, no redis/ioredis/pg installed');
+    })().catch((e) => { console.error(e); process.exit(1); });`;
   const esm = `
     import assert from 'node:assert';
     import { PaymentsClient, awaitPaymentResult } from 'partner-payments';
     import { verifyWebhook } from 'partner-payments/webhooks';
     import { createMockService } from 'partner-payments/testing';
+    import { redisStores, postgresStores } from 'partner-payments/stores';
+    assert.equal(typeof redisStores, 'function');
+    assert.equal(typeof postgresStores, 'function');
     assert.equal(typeof PaymentsClient, 'function');
     assert.equal(typeof awaitPaymentResult, 'function');
     assert.equal(typeof verifyWebhook, 'function');
@@ -113,10 +131,17 @@ try {
     console.log('esm: ok (mock.listen() serves without msw)');`;
   writeFileSync(join(scratch, 'check.cjs'), cjs);
   writeFileSync(join(scratch, 'check-webhooks.cjs'), cjsWebhooks);
+  writeFileSync(join(scratch, 'check-stores.cjs'), cjsStores);
   writeFileSync(join(scratch, 'check.mjs'), esm);
   writeFileSync(join(scratch, 'forbid-hooks.mjs'), hooks);
   writeFileSync(join(scratch, 'check-webhooks.mjs'), esmWebhooks);
-  for (const file of ['check.cjs', 'check-webhooks.cjs', 'check.mjs', 'check-webhooks.mjs'])
+  for (const file of [
+    'check.cjs',
+    'check-webhooks.cjs',
+    'check-stores.cjs',
+    'check.mjs',
+    'check-webhooks.mjs',
+  ])
     process.stdout.write(run(process.execPath, [file], scratch));
   await checkBin(join(scratch, 'node_modules', '.bin', 'partner-payments-mock'));
   await checkMockProduct(scratch);

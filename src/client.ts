@@ -5,9 +5,13 @@ import { defaultTransport } from './core/default-transport.js';
 import { PaymentsError } from './core/errors.js';
 import type { EmitFn, PaymentsClientEvents, TokenEvent } from './core/events.js';
 import { HttpCore } from './core/http.js';
+import { RateLimiter } from './core/limiter.js';
 import { makeLog } from './core/logger.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options.js';
 import { userAgent } from './core/runtime.js';
+import { rateLimitKey } from './core/rate-limit.js';
+import { SharedTokenAuth } from './core/shared-auth.js';
+import { tokenStoreKey } from './core/token-store.js';
 import type { Requester, RequestSpec } from './core/types.js';
 import { registerSecret } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
@@ -64,6 +68,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     const { transport, name } = defaultTransport(resolved);
     this.#transportName = name;
     const log = makeLog(resolved.logger, resolved.logLevel);
+    const rl = resolved.rateLimit;
     const emit: EmitFn = (name, payload) => {
       (this.emit as (n: string, p: unknown) => boolean)(name, payload);
       if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
@@ -81,8 +86,15 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       },
       emit,
       log,
+      limiter:
+        rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log),
     });
-    core.auth = makeAuth(resolved.accessToken, () => mintToken(core, resolved), emit);
+    const mint = () => mintToken(core, resolved);
+    const { tokenStore: store, accessToken, authUrl, clientId = '', scopes } = resolved;
+    core.auth =
+      store && accessToken === undefined
+        ? new SharedTokenAuth(mint, emit, store, tokenStoreKey(authUrl, clientId, scopes), log)
+        : makeAuth(accessToken, mint, emit);
     this.#core = core;
     this.orders = new Orders(this);
     this.payments = new Payments(this);

@@ -13,6 +13,16 @@ export type { Logger, LogLevel } from './core/logger.js';
 export type { AccessTokenSource, PaymentsClientOptions } from './core/options.js';
 export type { Page } from './core/pagination.js';
 export { PagePromise } from './core/pagination.js';
+export type {
+  BucketLimit,
+  RateLimit,
+  RateLimitOptions,
+  RateLimitStore,
+  RateTier,
+} from './core/rate-limit.js';
+export { MemoryRateLimitStore, RATE_TIERS } from './core/rate-limit.js';
+export type { StoredToken, TokenStore } from './core/token-store.js';
+export { MemoryTokenStore } from './core/token-store.js';
 export type { RequestOptions, RequestSpec, RetryMode } from './core/types.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';

@@ -11,7 +11,7 @@ import type { AccessTokenSource } from './options.js';
 /** The hooks the core calls. */
 export interface AuthStrategy {
   /** The bearer token for the next attempt. */
-  token(signal?: AbortSignal): Promise<string>;
+  token(signal?: AbortSignal, deadlineAt?: number): Promise<string>;
   /** A token usable now without waiting, when there is one (the hot path skips a promise). */
   current?(): string | undefined;
   /**
@@ -22,7 +22,7 @@ export interface AuthStrategy {
 }
 
 /** 401 codes a new token can cure; `client_revoked` and the scope errors cannot. */
-const REFRESHABLE = new Set(['token_expired', 'invalid_token']);
+export const REFRESHABLE = new Set(['token_expired', 'invalid_token']);
 
 /** The token endpoint's answer (spec 5.3), read leniently. */
 export const TokenResponse = z.looseObject({
@@ -91,16 +91,29 @@ export class ClientCredentialsAuth implements AuthStrategy {
   }
 
   async #mint(): Promise<string> {
-    const started = Date.now();
-    const res = await this.mint();
-    registerSecret(res.access_token);
-    const lifetimeS = res.expires_in ?? DEFAULT_LIFETIME_S;
-    const now = Date.now();
-    if (this.#cached && this.#cached.value !== res.access_token) forgetSecret(this.#cached.value);
-    this.#cached = { value: res.access_token, refreshAt: refreshAt(now, lifetimeS * 1000) };
-    this.emit('token', { action: 'minted', expiresIn: lifetimeS, durationMs: now - started });
-    return res.access_token;
+    const token = await mintToken(this.mint, this.emit);
+    if (this.#cached && this.#cached.value !== token.value) forgetSecret(this.#cached.value);
+    this.#cached = token;
+    return token.value;
   }
+}
+
+/**
+ * Mints a token, registers it for redaction and emits `token` `minted`; returns it with its expiry
+ * and refresh time (epoch ms).
+ */
+export async function mintToken(
+  mint: MintFn,
+  emit: EmitFn,
+): Promise<{ value: string; expiresAt: number; refreshAt: number }> {
+  const started = Date.now();
+  const res = await mint();
+  registerSecret(res.access_token);
+  const lifetimeS = res.expires_in ?? DEFAULT_LIFETIME_S;
+  const now = Date.now();
+  const lifetimeMs = lifetimeS * 1000;
+  emit('token', { action: 'minted', expiresIn: lifetimeS, durationMs: now - started });
+  return { value: res.access_token, expiresAt: now + lifetimeMs, refreshAt: refreshAt(now, lifetimeMs) };
 }
 
 /** A fixed token (a user token, or one your own code manages). Never refreshed. */

@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import type { EmitFn, RetryReason } from './events.js';
 import { deadlineError, explainNoRetry, finishError, waitForToken } from './final-error.js';
+import type { RateLimiter } from './limiter.js';
 import type { LogFn } from './logger.js';
 import { lowerCaseHeaders } from './options.js';
 import { errorFromResponse, parseSuccess } from './response.js';
@@ -33,6 +34,8 @@ export interface CoreConfig {
   headers: Record<string, string>;
   emit: EmitFn;
   log: LogFn | undefined;
+  /** The client-side rate limit, when the `rateLimit` option is set. */
+  limiter?: RateLimiter | undefined;
   /** The jitter source; tests pass a fixed one. @default Math.random */
   random?: () => number;
 }
@@ -94,6 +97,8 @@ export class HttpCore {
         if (auth) {
           token = auth.current?.() ?? (await waitForToken(auth, signal, spec, deadlineAt, deadlineMs));
           headers.authorization = `Bearer ${token}`;
+          const slot = cfg.limiter?.acquire(signal, deadlineAt);
+          if (slot) await slot;
         }
         const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
         if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
@@ -104,6 +109,8 @@ export class HttpCore {
         inFlight = false;
         if (result.ok) return result.value;
         const { failure, error } = result;
+        if (failure.kind === 'status' && failure.status === 429)
+          cfg.limiter?.backoff(failure.retryAfterMs ?? 1000);
         if (isAmbiguous(failure)) ambiguous = true;
         if (byDeadline && failure.kind === 'timeout') throw deadlineError(spec, deadlineMs, error);
         if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {

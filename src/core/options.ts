@@ -3,6 +3,13 @@ import { DEFAULT_SCOPES, isSecureUrl, type Scope } from '../schemas/common.js';
 import { ConfigurationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
 import { processEnv } from './runtime.js';
+import {
+  type BucketLimit,
+  type RateLimitOptions,
+  type RateLimitStore,
+  resolveRateLimit,
+} from './rate-limit.js';
+import type { TokenStore } from './token-store.js';
 
 /**
  * A bearer token, or a function that returns one (called before each attempt).
@@ -75,6 +82,18 @@ export interface PaymentsClientOptions {
   accessToken?: AccessTokenSource | undefined;
   /** Headers sent with every request (a request's own `headers` win). @default {} */
   defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * Where the access token is shared with the other instances of your fleet (see docs/fleets.md):
+   * one mint per refresh for all of them. The store holds a live token: guard it like the secret.
+   * @default undefined (this client's own memory)
+   */
+  tokenStore?: TokenStore | undefined;
+  /**
+   * Wait for a slot of the rate limit before each attempt instead of provoking a 429: a tier of the
+   * spec or your own figures, with a `store` to share the bucket with the fleet.
+   * @default undefined (no client-side limit)
+   */
+  rateLimit?: RateLimitOptions | undefined;
 }
 
 /** The options after defaults and checks. */
@@ -94,6 +113,8 @@ export interface ResolvedOptions {
   logLevel: LogLevel;
   accessToken: AccessTokenSource | undefined;
   defaultHeaders: Record<string, string>;
+  tokenStore: TokenStore | undefined;
+  rateLimit: { limit: BucketLimit; store: RateLimitStore | undefined } | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -153,6 +174,11 @@ export function resolveOptions(
     logLevel: options.logLevel ?? 'info',
     accessToken,
     defaultHeaders: lowerCaseHeaders(options.defaultHeaders),
+    tokenStore: options.tokenStore,
+    rateLimit: options.rateLimit && {
+      limit: resolveRateLimit(options.rateLimit),
+      store: options.rateLimit.store,
+    },
   };
 }
 

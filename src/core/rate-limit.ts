@@ -1,0 +1,171 @@
+/**
+ * The client-side rate limit: the tiers of the spec (section 8) as token buckets (api.md section 9:
+ * capacity = burst, refilled at the sustained rate), the pure bucket arithmetic, and the contract of
+ * a store that shares one bucket among a fleet.
+ */
+import { createHash } from 'node:crypto';
+import { ConfigurationError } from './errors.js';
+
+/**
+ * A rate tier of the service (spec section 8).
+ *
+ * @example
+ * const tier: RateTier = 'standard';
+ */
+export type RateTier = 'low' | 'standard' | 'high';
+
+/**
+ * A token bucket: `burst` calls at once, then `perSecond` calls per second.
+ *
+ * @example
+ * const limit: RateLimit = { perSecond: 20, burst: 50 }; // the standard tier
+ */
+export interface RateLimit {
+  /** Sustained rate: slots added per second. */
+  perSecond: number;
+  /** Bucket capacity: calls allowed at once after a quiet spell. */
+  burst: number;
+}
+
+/**
+ * Burst and sustained rate of each tier (spec section 8).
+ *
+ * @example
+ * RATE_TIERS.low; // { perSecond: 5, burst: 10 }
+ */
+export const RATE_TIERS: Readonly<Record<RateTier, Readonly<RateLimit>>> = {
+  low: { perSecond: 5, burst: 10 },
+  standard: { perSecond: 20, burst: 50 },
+  high: { perSecond: 100, burst: 200 },
+};
+
+/**
+ * Shares one bucket among every instance of a fleet. The SDK calls `take` before each attempt and
+ * `pause` when a 429 arrives anyway. Both must be atomic in the store (Redis: one script).
+ * `redisStores(client).rateLimitStore` from `partner-payments/stores` implements it.
+ *
+ * @example
+ * import { redisStores } from 'partner-payments/stores';
+ * const { rateLimitStore } = redisStores(redis);
+ * const client = new PaymentsClient({ rateLimit: { tier: 'standard', store: rateLimitStore } });
+ */
+export interface RateLimitStore {
+  /**
+   * Takes one slot from bucket `key` when it holds at least `1 + limit.reserve` (refilled first; a
+   * missing bucket is full). Resolves 0 when taken, else the milliseconds to wait before asking again.
+   */
+  take(key: string, limit: BucketLimit): Promise<number>;
+  /** Empties bucket `key` and starts refilling it only after `ms` (a 429's `Retry-After`). */
+  pause(key: string, limit: BucketLimit, ms: number): Promise<void>;
+}
+
+/**
+ * The bucket a store keeps: the limit plus a reserve the SDK keeps back, so that requests that
+ * arrive a few milliseconds late or out of order at the service never overdraw its own bucket.
+ *
+ * @example
+ * const limit: BucketLimit = { perSecond: 5, burst: 10, reserve: 1.25 };
+ */
+export interface BucketLimit extends RateLimit {
+  /** Slots that must remain after a take. */
+  reserve: number;
+}
+
+/**
+ * The `rateLimit` client option: a tier or your own figures, and optionally a store shared by the
+ * fleet (without one, the limit is this client's alone).
+ *
+ * @example
+ * const rateLimit: RateLimitOptions = { tier: 'low', store: redisStores(redis).rateLimitStore };
+ * const custom: RateLimitOptions = { perSecond: 10, burst: 20 };
+ */
+export type RateLimitOptions = ({ tier: RateTier } | RateLimit) & {
+  /** Where the bucket is kept. @default undefined (this client's memory) */
+  store?: RateLimitStore | undefined;
+};
+
+/** The state of one bucket; `updatedMs` lies in the future while a 429's pause lasts. */
+export interface BucketState {
+  tokens: number;
+  updatedMs: number;
+}
+
+/** Time the SDK keeps in hand against the service's bucket (network and scheduling jitter). */
+const SAFETY_MS = 250;
+
+/** The checked limit of a `rateLimit` option, with its reserve. */
+export function resolveRateLimit(option: RateLimitOptions): BucketLimit {
+  const limit = 'tier' in option ? RATE_TIERS[option.tier] : option;
+  if (!limit || !(limit.perSecond > 0) || !Number.isFinite(limit.perSecond) || !(limit.burst >= 1)) {
+    throw new ConfigurationError(
+      'rateLimit',
+      "must be { tier: 'low' | 'standard' | 'high' } or { perSecond > 0, burst >= 1 }.",
+    );
+  }
+  const reserve = Math.min((SAFETY_MS / 1000) * limit.perSecond, limit.burst - 1);
+  return { perSecond: limit.perSecond, burst: limit.burst, reserve };
+}
+
+/** Refills `state` up to `nowMs` (a missing bucket is full). */
+function refill(state: BucketState | undefined, limit: RateLimit, nowMs: number): BucketState {
+  if (!state) return { tokens: limit.burst, updatedMs: nowMs };
+  if (nowMs <= state.updatedMs) return { ...state };
+  const tokens = Math.min(limit.burst, state.tokens + ((nowMs - state.updatedMs) * limit.perSecond) / 1000);
+  return { tokens, updatedMs: nowMs };
+}
+
+/**
+ * One take from a bucket (pure): the new state and 0, or the unchanged state and the wait in ms.
+ * The Redis script in `partner-payments/stores` is the same arithmetic.
+ */
+export function takeSlot(
+  state: BucketState | undefined,
+  limit: BucketLimit,
+  nowMs: number,
+): { state: BucketState; waitMs: number } {
+  const next = refill(state, limit, nowMs);
+  const need = 1 + limit.reserve;
+  if (nowMs >= next.updatedMs && next.tokens >= need) {
+    return { state: { tokens: next.tokens - 1, updatedMs: next.updatedMs }, waitMs: 0 };
+  }
+  const paused = Math.max(0, next.updatedMs - nowMs);
+  const waitMs = Math.max(1, Math.ceil(paused + ((need - next.tokens) * 1000) / limit.perSecond));
+  return { state: next, waitMs };
+}
+
+/** Empties a bucket until `nowMs + ms` (pure). */
+export function pauseBucket(state: BucketState | undefined, limit: RateLimit, nowMs: number, ms: number) {
+  const next = refill(state, limit, nowMs);
+  return { tokens: Math.min(next.tokens, 0), updatedMs: Math.max(next.updatedMs, nowMs + ms) };
+}
+
+/**
+ * A {@link RateLimitStore} in this process's memory: clients given the same store share one bucket
+ * per machine client. Other processes need a shared store such as Redis.
+ *
+ * @example
+ * const store = new MemoryRateLimitStore();
+ * const a = new PaymentsClient({ rateLimit: { tier: 'low', store } });
+ * const b = new PaymentsClient({ rateLimit: { tier: 'low', store } }); // a and b share 10 at once, 5/s
+ */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #buckets = new Map<string, BucketState>();
+
+  async take(key: string, limit: BucketLimit): Promise<number> {
+    const { state, waitMs } = takeSlot(this.#buckets.get(key), limit, Date.now());
+    this.#buckets.set(key, state);
+    return waitMs;
+  }
+
+  async pause(key: string, limit: BucketLimit, ms: number): Promise<void> {
+    this.#buckets.set(key, pauseBucket(this.#buckets.get(key), limit, Date.now(), ms));
+  }
+}
+
+/** The store key of a machine client's bucket (the service keeps one bucket per client). */
+export function rateLimitKey(baseUrl: string, clientId: string | undefined): string {
+  const digest = createHash('sha256')
+    .update(JSON.stringify([baseUrl, clientId ?? '']))
+    .digest('base64url');
+  return `partner-payments:rate:${digest.slice(0, 32)}`;
+}

@@ -1,0 +1,13 @@
+// The `partner-payments/stores` entry: fleet stores over the partner's own Redis or Postgres client.
+// Re-exports only; no engine client is imported (duck-typed), so the package adds no dependency.
+export type {
+  PgPoolLike,
+  PgQueryable,
+  PostgresDedupeStore,
+  PostgresStores,
+  PostgresStoresOptions,
+  ProcessOnceResult,
+} from './postgres.js';
+export { POSTGRES_DDL, postgresStores } from './postgres.js';
+export type { RedisClientLike, RedisStores } from './redis.js';
+export { redisStores } from './redis.js';

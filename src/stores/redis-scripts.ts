@@ -1,0 +1,50 @@
+/**
+ * The Lua scripts of the Redis stores. Each runs atomically in Redis, so a fleet's instances never
+ * interleave inside one check-and-write.
+ */
+
+/** Stores the token (ARGV[1], JSON) for ARGV[2] ms unless a token other than ARGV[3] is stored. */
+export const REPLACE_TOKEN = `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, stored = pcall(cjson.decode, current)
+  if ok and type(stored) == 'table' and stored.v ~= ARGV[3] then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/** Deletes the lock KEYS[1] if ARGV[1] still holds it. */
+export const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/**
+ * The token bucket (the same arithmetic as takeSlot/pauseBucket in src/core/rate-limit.ts) on the
+ * Redis server's clock. ARGV: perSecond, burst, reserve, 'take' or 'pause', pause ms. Returns the
+ * wait in ms (0: a slot was taken).
+ */
+export const BUCKET = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local rate = tonumber(ARGV[1]) / 1000
+local burst = tonumber(ARGV[2])
+local need = 1 + tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
+local tokens = tonumber(state[1]) or burst
+local updated = tonumber(state[2]) or now
+if now > updated then
+  tokens = math.min(burst, tokens + (now - updated) * rate)
+  updated = now
+end
+local wait = 0
+if ARGV[4] == 'pause' then
+  tokens = math.min(tokens, 0)
+  updated = math.max(updated, now + tonumber(ARGV[5]))
+elseif now >= updated and tokens >= need then
+  tokens = tokens - 1
+else
+  wait = math.max(1, math.ceil((updated - now) + (need - tokens) / rate))
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated))
+redis.call('PEXPIRE', KEYS[1], math.ceil(updated - now + burst / rate) + 1000)
+return wait`;

@@ -1,0 +1,50 @@
+// Across processes, on a real Redis: 3 processes on the `low` tier share one bucket and never draw a
+// 429 from the mock's own limiter; without the shared store they do.
+import { describe, expect, it } from 'vitest';
+import { resetCounts } from './counting-mock.js';
+import { startRedis } from './engines.js';
+import type { StoreKind } from './protocol.js';
+import { useFleet } from './suite.js';
+
+// A real-time mock clock: the mock's buckets refill as the SDK's do.
+const suite = useFleet(3, startRedis, { clock: { realTime: true } });
+
+/** The most successful calls the mock answered within any window of `ms`. */
+function busiest(arrivals: number[], ms: number): number {
+  const sorted = [...arrivals].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; j < sorted.length; j++) {
+    while (sorted[j]! - sorted[i]! > ms) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
+}
+
+async function lowTierFleet(name: string, store: StoreKind) {
+  const { fleet, m, engine: redis } = suite;
+  const { options, orderId } = await m.fleetClient('low');
+  await fleet.all({ op: 'client', name, store, options, redisUrl: redis.url, rateLimit: { tier: 'low' } });
+  resetCounts(m);
+  return orderId;
+}
+
+describe('a shared rate limit on Redis, across 3 processes on the low tier (10 at once, then 5/s)', () => {
+  it('draws no 429 from the service and never overdraws its bucket', async () => {
+    const { fleet, m } = suite;
+    const orderId = await lowTierFleet('shared', 'redis');
+    const replies = await fleet.all({ op: 'get', name: 'shared', orderId, n: 5 });
+    expect(replies.map((r) => r.failures)).toEqual([[], [], []]);
+    expect(m.counts.status429).toBe(0);
+    expect(m.arrivals).toHaveLength(15);
+    // The bucket: at most 10 at once, and at most 10 + 5/s over any longer window.
+    expect(busiest(m.arrivals, 100)).toBeLessThanOrEqual(10);
+    expect(busiest(m.arrivals, 1000)).toBeLessThanOrEqual(15);
+  });
+
+  it('control: with a limiter per process, the fleet overdraws the bucket and collects 429s', async () => {
+    const { fleet, m } = suite;
+    const orderId = await lowTierFleet('alone', 'none');
+    await fleet.all({ op: 'get', name: 'alone', orderId, n: 8 }); // each process alone lets 8 through at once
+    expect(m.counts.status429).toBeGreaterThan(0);
+  });
+});
