@@ -1,3 +1,7 @@
+/**
+ * The stateful mock of the whole service, for tests and local development.
+ * @module partner-payments/testing
+ */
 export type { MockClock, MockClockOptions } from './clock.js';
 export type { AutoProcessOptions, MockServiceOptions } from './core.js';
 export { type Delivery, type DeliveryAttempt, type EventEnvelope, RETRY_SCHEDULE_MS } from './dispatcher.js';
