@@ -31,6 +31,7 @@ export type { JsonDocument, Specs } from './resources/specs.js';
 export type { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export type { ErrorBody, ErrorCode, Open, Scope } from './schemas/common.js';
 export { DEFAULT_SCOPES, ERROR_CODES, SCOPES } from './schemas/common.js';
+export { REFUND_EVENT_KINDS } from './schemas/events.js';
 export type {
   LaunchExchangeParams,
   LaunchSession,
@@ -46,6 +47,7 @@ export type {
   LocationPage,
   LocationSummary,
 } from './schemas/locations.js';
+export type { JsonValue } from './schemas/metadata.js';
 export type {
   Order,
   OrderCreated,
