@@ -16,12 +16,16 @@ export async function awaitSettled(
   paymentId: string,
   intervalMs: number,
 ) {
-  for (let i = 0; i < 40; i++) {
-    const payment = await client.payments.get(orderId, paymentId);
-    if (payment.status === 'settled') return payment;
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  throw new Error(`payment ${paymentId} did not settle`);
+  // A refund needs a settled payment: wait for it. A status that can never settle (declined,
+  // voided, ...) ends the wait at once, so check what came back.
+  const payment = await client.awaitPaymentResult(orderId, paymentId, {
+    until: ['settled'],
+    intervalMs,
+    maxWaitMs: 40 * intervalMs,
+  });
+  if (payment.status !== 'settled')
+    throw new Error(`payment ${paymentId} is ${payment.status}: it will not settle`);
+  return payment;
 }
 
 export async function refundAndVoid({ client, locationId, pollIntervalMs, log }: ExampleContext) {

@@ -1,9 +1,10 @@
 // Packs the package as npm would publish it, checks what the tarball holds, then installs it in a
 // scratch project WITHOUT msw (an optional peer nobody has) and loads every entry point from
-// CommonJS and from ESM, then starts the bin and drives it over raw HTTP.
+// CommonJS and from ESM, then starts the bin and drives it over raw HTTP. It also follows every
+// relative link of the installed README and docs inside node_modules/partner-payments.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { checkMockProduct } from './check-mock-product.mjs';
 import { packAndInstall, run } from './pack.mjs';
 
@@ -26,7 +27,7 @@ const { scratch, files, size } = packAndInstall({ prefix: 'partner-payments-pack
 
 try {
   const allowed =
-    /^(dist\/.+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+    /^(dist\/.+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|examples\/[\w/-]+\.ts|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const unexpected = files.filter((f) => !allowed.test(f));
   if (unexpected.length)
     throw new Error(`the tarball holds files a consumer does not need:\n  ${unexpected.join('\n  ')}`);
@@ -41,6 +42,9 @@ try {
     'dist/stores.js',
     'dist/stores.cjs',
     'dist/cli/mock.js',
+    'docs/getting-started.md',
+    'docs/errors.md',
+    'examples/charge-and-await.ts',
   ]) {
     if (!files.includes(needed)) throw new Error(`the tarball lacks ${needed}`);
   }
@@ -48,6 +52,8 @@ try {
 
   if (existsSync(join(scratch, 'node_modules', 'msw')))
     throw new Error('msw got installed in the scratch project: the no-msw checks would prove nothing');
+
+  checkLinks(join(scratch, 'node_modules', 'partner-payments'));
 
   const cjs = `
     const assert = require('node:assert');
@@ -187,4 +193,31 @@ async function checkBin(bin) {
   } finally {
     child.kill('SIGTERM');
   }
+}
+
+/**
+ * Every relative link of the installed README.md and docs/*.md must name a file (or folder) inside
+ * the installed package: that is what a reader of node_modules/partner-payments/README.md follows.
+ */
+function checkLinks(pkg) {
+  const pages = ['README.md', ...readdirSync(join(pkg, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
+    f.endsWith('.md'),
+  );
+  const broken = [];
+  let count = 0;
+  for (const page of pages) {
+    const text = readFileSync(join(pkg, page), 'utf8').replace(/```[\s\S]*?```/g, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      if (/^([a-z][a-z+.-]*:|#)/i.test(target)) continue; // https:, mailto:, an anchor on the page
+      const file = resolve(dirname(join(pkg, page)), decodeURIComponent(target.split('#')[0]));
+      count++;
+      const inside = !relative(pkg, file).startsWith('..');
+      if (!inside || !existsSync(file) || (target.endsWith('/') && !statSync(file).isDirectory()))
+        broken.push(`${page}: ${target}`);
+    }
+  }
+  if (broken.length)
+    throw new Error(`links that do not resolve in the installed package:\n  ${broken.join('\n  ')}`);
+  if (count === 0) throw new Error('no relative link found: the link check would prove nothing');
+  console.log(`links: ${count} relative links of README.md and docs/ resolve inside the installed package`);
 }

@@ -4,12 +4,13 @@ import { makeAuth, TokenResponse } from './core/auth.js';
 import { defaultTransport } from './core/default-transport.js';
 import { PaymentsError } from './core/errors.js';
 import type { EmitFn, PaymentsClientEvents, TokenEvent } from './core/events.js';
+import { type AuthSetup, explainCredentials, explainScope } from './core/hints.js';
 import { HttpCore } from './core/http.js';
 import { RateLimiter } from './core/limiter.js';
 import { makeLog } from './core/logger.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options.js';
-import { userAgent } from './core/runtime.js';
 import { rateLimitKey } from './core/rate-limit.js';
+import { userAgent } from './core/runtime.js';
 import { SharedTokenAuth } from './core/shared-auth.js';
 import { tokenStoreKey } from './core/token-store.js';
 import type { Requester, RequestSpec } from './core/types.js';
@@ -23,7 +24,7 @@ import { Refunds } from './resources/refunds.js';
 import { Specs } from './resources/specs.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import type { Payment } from './schemas/payments.js';
-import type { Refund } from './schemas/refunds.js';
+import type { Refund, RefundStatus } from './schemas/refunds.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
@@ -58,12 +59,14 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   readonly #options: ResolvedOptions;
   readonly #core: HttpCore;
   readonly #transportName: string;
+  readonly #authSetup: AuthSetup;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
   constructor(options: PaymentsClientOptions = {}) {
     super();
     const resolved = resolveOptions(options);
     this.#options = resolved;
+    this.#authSetup = { scopes: resolved.accessToken === undefined ? resolved.scopes : undefined };
     registerSecret(resolved.clientSecret);
     const { transport, name } = defaultTransport(resolved);
     this.#transportName = name;
@@ -118,15 +121,19 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    * });
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {
-    return this.#core.request(spec);
+    return this.#core.request(spec).then(undefined, (error: unknown) => {
+      throw explainScope(error, spec.scope, this.#authSetup);
+    });
   }
 
   /**
-   * Reads a payment every 3 s (by default) until it leaves `pending`, and returns it.
+   * Reads a payment every 3 s (by default) until it leaves `pending`, or reaches a status of
+   * `until`, and returns it. See {@link awaitPaymentResult}.
    *
    * @example
-   * const result = await client.awaitPaymentResult(orderId, paymentId, { timeoutMs: 60_000 });
+   * const result = await client.awaitPaymentResult(orderId, paymentId, { maxWaitMs: 60_000 });
    * if (result.status === 'approved') fulfil(orderId);
+   * const settled = await client.awaitPaymentResult(orderId, paymentId, { until: ['settled'] }); // before a refund
    */
   awaitPaymentResult(orderId: string, paymentId: string, opts?: AwaitResultOptions): Promise<Payment> {
     return awaitPaymentResult(this, orderId, paymentId, opts);
@@ -143,7 +150,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     orderId: string,
     paymentId: string,
     refundId: string,
-    opts?: AwaitResultOptions,
+    opts?: AwaitResultOptions<RefundStatus>,
   ): Promise<Refund> {
     return awaitRefundResult(this, orderId, paymentId, refundId, opts);
   }
@@ -164,6 +171,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     };
   }
 
+  /** What `util.inspect` and `console.log` show: the same as {@link toJSON}. */
   [INSPECT](): string {
     return `PaymentsClient ${JSON.stringify(this.toJSON())}`;
   }
@@ -185,6 +193,6 @@ async function mintToken(core: HttpCore, o: ResolvedOptions) {
     );
   } catch (error) {
     if (error instanceof PaymentsError) error.message = `Could not get an access token: ${error.message}`;
-    throw error;
+    throw explainCredentials(error);
   }
 }

@@ -1,3 +1,7 @@
+/**
+ * The client of the Partner Payments Service, every error class and type, and the webhook helpers.
+ * @module partner-payments
+ */
 // The package's main entry: re-exports only.
 export { PaymentsClient } from './client.js';
 export * from './core/errors.js';
@@ -23,14 +27,21 @@ export type {
 export { MemoryRateLimitStore, RATE_TIERS } from './core/rate-limit.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export { MemoryTokenStore } from './core/token-store.js';
-export type { RequestOptions, RequestSpec, RetryMode } from './core/types.js';
+export type { Requester, RequestOptions, RequestSpec, RetryMode } from './core/types.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
 export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';
 export { awaitPaymentResult, awaitRefundResult } from './polling.js';
-export type { JsonDocument } from './resources/specs.js';
+export type { LaunchTokens } from './resources/launch-tokens.js';
+export type { Locations } from './resources/locations.js';
+export type { Orders } from './resources/orders.js';
+export type { Payments } from './resources/payments.js';
+export type { Refunds } from './resources/refunds.js';
+export type { JsonDocument, Specs } from './resources/specs.js';
+export type { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export type { ErrorBody, ErrorCode, Open, Scope } from './schemas/common.js';
 export { DEFAULT_SCOPES, ERROR_CODES, SCOPES } from './schemas/common.js';
+export { REFUND_EVENT_KINDS } from './schemas/events.js';
 export type {
   LaunchExchangeParams,
   LaunchSession,
@@ -46,6 +57,7 @@ export type {
   LocationPage,
   LocationSummary,
 } from './schemas/locations.js';
+export type { JsonValue } from './schemas/metadata.js';
 export type {
   Order,
   OrderCreated,

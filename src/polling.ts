@@ -2,14 +2,14 @@ import {
   APIConnectionError,
   APIError,
   APIUserAbortError,
-  PaymentResultTimeoutError,
   RateLimitError,
+  ResultTimeoutError,
 } from './core/errors.js';
 import { RETRYABLE_STATUSES } from './core/retry.js';
 import type { RequestOptions } from './core/types.js';
 import { sleep } from './internal/sleep.js';
-import type { Payment } from './schemas/payments.js';
-import type { Refund } from './schemas/refunds.js';
+import type { Payment, PaymentStatus } from './schemas/payments.js';
+import type { Refund, RefundStatus } from './schemas/refunds.js';
 
 /**
  * One poll, as reported to `onPoll`.
@@ -29,17 +29,35 @@ export interface PollProgress {
 }
 
 /**
- * Options of {@link awaitPaymentResult} and {@link awaitRefundResult}.
+ * Options of {@link awaitPaymentResult} (statuses `S` are payment statuses) and
+ * {@link awaitRefundResult} (refund statuses).
  *
  * @example
- * const options: AwaitResultOptions = { intervalMs: 2_000, timeoutMs: 90_000, signal: AbortSignal.timeout(120_000) };
+ * const options: AwaitResultOptions = { intervalMs: 2_000, maxWaitMs: 90_000, until: ['settled'] };
  * const payment = await awaitPaymentResult(client, orderId, paymentId, options);
  */
-export interface AwaitResultOptions {
+export interface AwaitResultOptions<S extends string = PaymentStatus> {
   /** Time between reads. The service recommends 3 s. @default 3000 */
   intervalMs?: number;
-  /** How long to wait before throwing {@link PaymentResultTimeoutError}. @default 60000 */
+  /**
+   * The whole wait, over every read, before {@link ResultTimeoutError} is thrown. (A request's own
+   * `timeoutMs` is one attempt; this is the total.)
+   * @default 60000
+   */
+  maxWaitMs?: number;
+  /**
+   * The former name of `maxWaitMs`, used when `maxWaitMs` is not given.
+   * @deprecated Use `maxWaitMs`; `timeoutMs` here read like a per-request timeout. Removed in 1.0.
+   * @default undefined
+   */
   timeoutMs?: number;
+  /**
+   * The statuses to wait for. `['settled']` waits until a payment can be refunded. A status from
+   * which none of them can be reached any more (`declined`, `voided`, ...) ends the wait at once and
+   * the payment is returned as it is; a status the SDK does not know keeps the wait going.
+   * @default any status but `pending`
+   */
+  until?: readonly S[];
   /** Stops the wait at once. @default undefined (not cancellable) */
   signal?: AbortSignal;
   /** Called after every read. @default undefined */
@@ -54,16 +72,24 @@ export interface AwaitResultOptions {
  * await awaitRefundResult(pollable, orderId, paymentId, refundId);
  */
 export interface PollingClient {
-  payments: { get(orderId: string, paymentId: string, opts?: RequestOptions): Promise<Payment> };
+  /** Reads payments. */
+  payments: {
+    /** Reads one payment (`client.payments.get`). */
+    get(orderId: string, paymentId: string, opts?: RequestOptions): Promise<Payment>;
+  };
+  /** Reads refunds. */
   refunds: {
+    /** Reads one refund (`client.refunds.get`). */
     get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): Promise<Refund>;
   };
 }
 
 /**
- * Reads a payment every `intervalMs` until it leaves `pending`, and returns it (approved, declined,
- * failed, ...). A 429 waits out its `Retry-After`; transient failures (5xx, connection) do not end
- * the wait. Throws {@link PaymentResultTimeoutError} with the last status at the deadline.
+ * Reads a payment every `intervalMs` until it reaches a status of `until` (by default: until it
+ * leaves `pending`), and returns it. A status from which `until` can no longer be reached returns at
+ * once too (a `declined` payment never settles), so check the status you got. A 429 waits out its
+ * `Retry-After`; transient failures (5xx, connection) do not end the wait. Throws
+ * {@link ResultTimeoutError} with the last status after `maxWaitMs`.
  *
  * @example
  * const payment = await client.payments.create(orderId, { method: 'card', amount_cents: 5_000 });
@@ -71,6 +97,10 @@ export interface PollingClient {
  *   onPoll: ({ attempt, status }) => console.log(`poll ${attempt}: ${status}`),
  * });
  * if (result.status === 'approved') fulfil(orderId);
+ *
+ * // Before a refund: wait until the payment is settled (a refund needs a settled payment).
+ * const settled = await awaitPaymentResult(client, orderId, payment.payment_id, { until: ['settled'], maxWaitMs: 300_000 });
+ * if (settled.status === 'settled') await client.refunds.create(orderId, payment.payment_id, { amount_cents: 5_000 });
  */
 export function awaitPaymentResult(
   client: PollingClient,
@@ -78,15 +108,18 @@ export function awaitPaymentResult(
   paymentId: string,
   options: AwaitResultOptions = {},
 ): Promise<Payment> {
-  return pollUntilSettled(
+  return pollUntil(
     (opts) => client.payments.get(orderId, paymentId, opts),
     options,
-    (lastStatus, waitedMs) => new PaymentResultTimeoutError({ orderId, paymentId, lastStatus, waitedMs }),
+    PAYMENT_NEXT,
+    (lastStatus, waitedMs) =>
+      new ResultTimeoutError({ orderId, paymentId, lastStatus, waitedMs, until: options.until }),
   );
 }
 
 /**
- * Reads a refund until it leaves `pending` (the processor approved or rejected it) and returns it.
+ * Reads a refund until it leaves `pending` (the processor approved or rejected it), or until it
+ * reaches a status of `until`, and returns it.
  *
  * @example
  * const refund = await client.refunds.create(orderId, paymentId, { amount_cents: 500 });
@@ -98,32 +131,64 @@ export function awaitRefundResult(
   orderId: string,
   paymentId: string,
   refundId: string,
-  options: AwaitResultOptions = {},
+  options: AwaitResultOptions<RefundStatus> = {},
 ): Promise<Refund> {
-  return pollUntilSettled(
+  return pollUntil(
     (opts) => client.refunds.get(orderId, paymentId, refundId, opts),
     options,
+    REFUND_NEXT,
     (lastStatus, waitedMs) =>
-      new PaymentResultTimeoutError({
-        orderId,
-        paymentId,
-        lastStatus,
-        waitedMs,
-        refundId,
-      }),
+      new ResultTimeoutError({ orderId, paymentId, refundId, lastStatus, waitedMs, until: options.until }),
   );
 }
 
-async function pollUntilSettled<T extends { status: string }>(
+// Where each status can go next (spec 3.1 and 3.3; approved -> settled and pending -> declined or
+// failed are the transitions the spec leaves "not shown" but names as statuses).
+const PAYMENT_NEXT: Transitions = {
+  pending: ['approved', 'declined', 'failed', 'voided', 'cancelled', 'expired'],
+  approved: ['settled', 'voided'],
+  settled: ['refunded'],
+};
+const REFUND_NEXT: Transitions = { pending: ['approved', 'failed'] };
+/** Known statuses: those with an entry here, and every status they lead to (terminal ones). */
+type Transitions = Record<string, readonly string[]>;
+
+/**
+ * Whether a status is still worth waiting on: one of `until` can be reached from it. A status the
+ * SDK does not know (the service added one) might lead anywhere, so it is.
+ */
+function canStillReach(status: string, until: readonly string[], next: Transitions): boolean {
+  const known = (s: string) => s in next || Object.values(next).some((to) => to.includes(s));
+  if (!known(status)) return true;
+  const seen = new Set([status]);
+  const queue = [status];
+  for (let s = queue.shift(); s !== undefined; s = queue.shift()) {
+    for (const to of next[s] ?? []) {
+      if (until.includes(to)) return true;
+      if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  return false;
+}
+
+async function pollUntil<T extends { status: string }>(
   read: (opts: RequestOptions) => Promise<T>,
-  options: AwaitResultOptions,
-  timeout: (lastStatus: string | undefined, waitedMs: number) => PaymentResultTimeoutError,
+  options: AwaitResultOptions<string>,
+  next: Transitions,
+  timeout: (lastStatus: string | undefined, waitedMs: number) => ResultTimeoutError,
 ): Promise<T> {
   const intervalMs = options.intervalMs ?? 3000;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const { signal } = options;
+  const maxWaitMs = options.maxWaitMs ?? options.timeoutMs ?? 60_000;
+  const { signal, until } = options;
+  // Done: a status waited for, or one from which none of them can be reached any more.
+  const done = until
+    ? (status: string) => until.includes(status) || !canStillReach(status, until, next)
+    : (status: string) => status !== 'pending';
   const started = Date.now();
-  const deadline = started + timeoutMs;
+  const deadline = started + maxWaitMs;
   let lastStatus: string | undefined;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw new APIUserAbortError();
@@ -133,7 +198,7 @@ async function pollUntilSettled<T extends { status: string }>(
       // The poll loop is the retry: each read makes one attempt, bounded by the time left.
       const value = await read({ signal, maxRetries: 0, deadlineMs: Math.max(1, deadline - Date.now()) });
       status = lastStatus = value.status;
-      if (value.status !== 'pending') {
+      if (done(value.status)) {
         options.onPoll?.({ attempt, status, elapsedMs: Date.now() - started, nextPollInMs: 0 });
         return value;
       }
@@ -142,10 +207,10 @@ async function pollUntilSettled<T extends { status: string }>(
       if (error instanceof RateLimitError && error.retryAfterMs !== undefined) delay = error.retryAfterMs;
     }
     const remaining = deadline - Date.now();
-    const next = remaining > 0 ? Math.min(delay, remaining) : 0;
-    options.onPoll?.({ attempt, status, elapsedMs: Date.now() - started, nextPollInMs: next });
+    const nextPollInMs = remaining > 0 ? Math.min(delay, remaining) : 0;
+    options.onPoll?.({ attempt, status, elapsedMs: Date.now() - started, nextPollInMs });
     if (remaining <= 0) throw timeout(lastStatus, Date.now() - started);
-    await sleep(next, signal);
+    await sleep(nextPollInMs, signal);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   type PollProgress,
   RateLimitError,
   type Refund,
+  ResultTimeoutError,
 } from '../src/index.js';
 
 const ORDER = '0b7e7a52-3a4c-4c51-8f0e-4d3b2a1c9e8f';
@@ -72,15 +73,17 @@ describe('awaitPaymentResult', () => {
     await expect(result).resolves.toMatchObject({ status: 'declined' });
   });
 
-  it('throws PaymentResultTimeoutError with the last status after 60 s by default', async () => {
+  it('throws ResultTimeoutError with the last status after 60 s by default', async () => {
     const { client, readsAt } = scripted([() => payment('pending')]);
     const result = awaitPaymentResult(client, ORDER, PAY);
     const settled = result.catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(59_999);
     expect(readsAt.length).toBe(20);
     await vi.advanceTimersByTimeAsync(1);
-    const error = (await settled) as PaymentResultTimeoutError;
-    expect(error).toBeInstanceOf(PaymentResultTimeoutError);
+    const error = (await settled) as ResultTimeoutError;
+    expect(error).toBeInstanceOf(ResultTimeoutError);
+    expect(error.name).toBe('ResultTimeoutError');
+    expect(error.message).toContain('still pending after 60 s');
     expect(error.lastStatus).toBe('pending');
     expect(error.message).toMatch(/support/);
     expect(readsAt.at(-1)).toBe(60_000);
@@ -139,14 +142,100 @@ describe('awaitPaymentResult', () => {
     expect(missing.readsAt).toHaveLength(1);
   });
 
-  it('honours custom interval and timeout', async () => {
+  it('honours custom interval and maxWaitMs', async () => {
     const { client, readsAt } = scripted([() => payment('pending')]);
-    const result = awaitPaymentResult(client, ORDER, PAY, { intervalMs: 500, timeoutMs: 1_200 }).catch(
+    const result = awaitPaymentResult(client, ORDER, PAY, { intervalMs: 500, maxWaitMs: 1_200 }).catch(
       (e: unknown) => e,
     );
     await vi.advanceTimersByTimeAsync(1_200);
-    expect(await result).toBeInstanceOf(PaymentResultTimeoutError);
+    expect(await result).toBeInstanceOf(ResultTimeoutError);
     expect(readsAt).toEqual([0, 500, 1_000, 1_200]);
+  });
+
+  it('still accepts the deprecated timeoutMs, and PaymentResultTimeoutError still matches', async () => {
+    const { client, readsAt } = scripted([() => payment('pending')]);
+    const result = awaitPaymentResult(client, ORDER, PAY, { intervalMs: 500, timeoutMs: 1_000 }).catch(
+      (e: unknown) => e,
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    const error = await result;
+    expect(error).toBeInstanceOf(PaymentResultTimeoutError);
+    expect(error).toBeInstanceOf(ResultTimeoutError);
+    expect(readsAt).toEqual([0, 500, 1_000]);
+    // maxWaitMs wins when both are given
+    const both = scripted([() => payment('pending')]);
+    const r2 = awaitPaymentResult(both.client, ORDER, PAY, {
+      intervalMs: 500,
+      maxWaitMs: 500,
+      timeoutMs: 5_000,
+    });
+    const e2 = r2.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await e2).toBeInstanceOf(ResultTimeoutError);
+    expect(both.readsAt.map((t) => t - (both.readsAt[0] ?? 0))).toEqual([0, 500]);
+  });
+
+  it('says 1.5 s for a 1,500 ms wait, not 2 s', async () => {
+    const { client } = scripted([() => payment('pending')]);
+    const result = awaitPaymentResult(client, ORDER, PAY, { intervalMs: 500, maxWaitMs: 1_500 }).catch(
+      (e: unknown) => e,
+    );
+    await vi.advanceTimersByTimeAsync(1_500);
+    const error = (await result) as ResultTimeoutError;
+    expect(error.message).toContain('was still pending after 1.5 s.');
+    expect(error.waitedMs).toBe(1_500);
+  });
+});
+
+describe('awaitPaymentResult until', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("{ until: ['settled'] } waits through approved and returns the settled payment", async () => {
+    const { client, readsAt } = scripted([
+      () => payment('pending'),
+      () => payment('approved'),
+      () => payment('approved'),
+      () => payment('settled'),
+    ]);
+    const result = awaitPaymentResult(client, ORDER, PAY, { until: ['settled'] });
+    await vi.advanceTimersByTimeAsync(9_000);
+    await expect(result).resolves.toMatchObject({ status: 'settled' });
+    expect(readsAt).toEqual([0, 3_000, 6_000, 9_000]);
+  });
+
+  it.each(['declined', 'voided', 'failed', 'cancelled', 'expired'])(
+    'a %s payment can never settle: the wait ends at once and returns it (no timeout error)',
+    async (status) => {
+      const { client, readsAt } = scripted([() => payment('pending'), () => payment(status)]);
+      const result = awaitPaymentResult(client, ORDER, PAY, { until: ['settled'] });
+      await vi.advanceTimersByTimeAsync(3_000);
+      await expect(result).resolves.toMatchObject({ status });
+      expect(readsAt).toEqual([0, 3_000]);
+    },
+  );
+
+  it('a status the SDK does not know keeps the wait going', async () => {
+    const { client } = scripted([() => payment('under_review'), () => payment('settled')]);
+    const result = awaitPaymentResult(client, ORDER, PAY, { until: ['settled'] });
+    await vi.advanceTimersByTimeAsync(3_000);
+    await expect(result).resolves.toMatchObject({ status: 'settled' });
+  });
+
+  it('the deadline still throws, with the last status and what was awaited', async () => {
+    const { client } = scripted([() => payment('approved')]);
+    const result = awaitPaymentResult(client, ORDER, PAY, { until: ['settled'], maxWaitMs: 6_000 }).catch(
+      (e: unknown) => e,
+    );
+    await vi.advanceTimersByTimeAsync(6_000);
+    const error = (await result) as ResultTimeoutError;
+    expect(error).toBeInstanceOf(ResultTimeoutError);
+    expect(error.lastStatus).toBe('approved');
+    expect(error.message).toContain('was still approved after 6 s (waiting for settled)');
   });
 });
 

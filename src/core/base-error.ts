@@ -40,11 +40,18 @@ export class PaymentsError extends Error {
     return out;
   }
 
+  /** What `util.inspect` and `console.log` show: name, message and stack, never a secret. */
   [INSPECT](): string {
     return `${this.name}: ${this.message}${this.stack ? `\n${redact(this.stack.split('\n').slice(1).join('\n'))}` : ''}`;
   }
 
-  /** A type guard that also works across realms and duplicated copies of the package. */
+  /**
+   * A type guard that also works across realms (a `vm` context, a worker) and duplicated copies of
+   * the package, where `instanceof PaymentsError` is false.
+   *
+   * @example
+   * if (PaymentsError.is(err) && err.outcomeUnknown) await reconcile(orderId);
+   */
   static is(value: unknown): value is PaymentsError {
     if (value instanceof PaymentsError) return true;
     // `instanceof Error` fails for an error from another realm (a vm context, a worker); the tag does not.

@@ -36,8 +36,6 @@ export interface CoreConfig {
   log: LogFn | undefined;
   /** The client-side rate limit, when the `rateLimit` option is set. */
   limiter?: RateLimiter | undefined;
-  /** The jitter source; tests pass a fixed one. @default Math.random */
-  random?: () => number;
 }
 
 /** Where a request goes when it is not an API call (the token endpoint): a full URL and a form body. */
@@ -61,11 +59,9 @@ export class HttpCore {
   /** Set by the client after construction (minting a token goes through this core too). */
   auth: AuthStrategy | undefined;
   readonly #config: CoreConfig;
-  readonly #random: () => number;
 
   constructor(config: CoreConfig) {
     this.#config = config;
-    this.#random = config.random ?? Math.random;
   }
 
   /**
@@ -131,7 +127,7 @@ export class HttpCore {
           retriesDone,
           maxRetries,
           remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
-          random: this.#random(),
+          random: Math.random(),
         });
         if (decision.action === 'throw') throw explainNoRetry(error, decision);
         const status = failure.kind === 'status' ? failure.status : undefined;
@@ -203,10 +199,11 @@ export class HttpCore {
         );
         return { ok: false, error, failure: { kind: 'timeout' } };
       }
+      const host = URL.parse(url)?.host ?? url;
       const what =
         failure.phase === 'connect'
-          ? 'could not connect; nothing was sent'
-          : 'lost the connection after the request was sent';
+          ? `could not connect to ${host}; nothing was sent`
+          : `lost the connection to ${host} after the request was sent`;
       const error = new APIConnectionError(`${method} ${path} ${what}${code}.`, { cause: failure });
       return { ok: false, error, failure: { kind: failure.phase } };
     }

@@ -1,4 +1,5 @@
 // Errors raised inside the process (no HTTP exchange): bad input, webhook verification, polling.
+import { formatDuration } from '../internal/format.js';
 import { issueLine } from '../internal/issues.js';
 import { PaymentsError } from './base-error.js';
 
@@ -66,43 +67,71 @@ export class WebhookVerificationError extends PaymentsError {
 }
 
 /**
- * `awaitPaymentResult` (or `awaitRefundResult`) reached its deadline with the payment (refund) still
- * pending.
+ * `awaitPaymentResult` (or `awaitRefundResult`) reached its deadline before the payment (refund)
+ * reached a status it waits for (`until`; by default any status but `pending`).
  *
  * @example
  * try {
  *   await client.awaitPaymentResult(orderId, paymentId);
  * } catch (err) {
- *   if (err instanceof PaymentResultTimeoutError) console.warn(`still ${err.lastStatus}: ask support`);
+ *   if (err instanceof ResultTimeoutError) console.warn(`still ${err.lastStatus}: ask support`);
  * }
  */
-export class PaymentResultTimeoutError extends PaymentsError {
-  override name = 'PaymentResultTimeoutError';
+export class ResultTimeoutError extends PaymentsError {
+  override name = 'ResultTimeoutError';
+  /** The order of the awaited payment. */
   readonly orderId: string;
+  /** The awaited payment (or the payment of the awaited refund). */
   readonly paymentId: string;
   /** Set when a refund was awaited. */
   readonly refundId: string | undefined;
-  /** The status last read (normally `pending`). */
+  /** The status last read (normally `pending`); undefined when no read succeeded. */
   readonly lastStatus: string | undefined;
+  /** How long the wait lasted, in milliseconds. */
+  readonly waitedMs: number;
   constructor(init: {
     orderId: string;
     paymentId: string;
     refundId?: string;
     lastStatus: string | undefined;
     waitedMs: number;
+    /** The statuses waited for, when the caller named them. */
+    until?: readonly string[] | undefined;
   }) {
     const what = init.refundId
       ? `Refund ${init.refundId} of payment ${init.paymentId}`
       : `Payment ${init.paymentId}`;
+    const waitingFor = init.until?.length ? ` (waiting for ${init.until.join(' or ')})` : '';
     const advice = init.refundId
       ? 'The payment.refunded event signals completion; read the refund again later.'
-      : 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).';
+      : init.lastStatus === 'pending' || init.lastStatus === undefined
+        ? 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).'
+        : 'Read the payment again later, or wait for its webhook event.';
     super(
-      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${Math.round(init.waitedMs / 1000)} s. ${advice}`,
+      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${formatDuration(init.waitedMs)}${waitingFor}. ${advice}`,
     );
     this.orderId = init.orderId;
     this.paymentId = init.paymentId;
     this.refundId = init.refundId;
     this.lastStatus = init.lastStatus;
+    this.waitedMs = init.waitedMs;
   }
 }
+
+/**
+ * The former name of {@link ResultTimeoutError}, which is thrown for refunds too. The same class, so
+ * `instanceof PaymentResultTimeoutError` still works.
+ *
+ * @deprecated Use {@link ResultTimeoutError}; this alias will be removed in 1.0.
+ * @example
+ * if (err instanceof PaymentResultTimeoutError) console.warn(err.lastStatus); // prefer ResultTimeoutError
+ */
+export const PaymentResultTimeoutError = ResultTimeoutError;
+/**
+ * The former name of {@link ResultTimeoutError}.
+ *
+ * @deprecated Use {@link ResultTimeoutError}; this alias will be removed in 1.0.
+ * @example
+ * const timeout: PaymentResultTimeoutError = new ResultTimeoutError({ orderId, paymentId, lastStatus: 'pending', waitedMs: 60_000 });
+ */
+export type PaymentResultTimeoutError = ResultTimeoutError;

@@ -7,9 +7,13 @@ import { redact } from '../internal/redact.js';
  * const client = new PaymentsClient({ logger: pino(), logLevel: 'debug' });
  */
 export interface Logger {
+  /** Each attempt and its answer. */
   debug(message: string, ...rest: unknown[]): void;
+  /** Token minted or replayed. */
   info(message: string, ...rest: unknown[]): void;
+  /** A retry, or an outcome that is unknown. */
   warn(message: string, ...rest: unknown[]): void;
+  /** Not written by the SDK today; part of the shape so any logger fits. */
   error(message: string, ...rest: unknown[]): void;
 }
 

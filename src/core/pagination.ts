@@ -48,6 +48,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     return this.first().then(onFulfilled, onRejected);
   }
 
+  /** The first page's failure, as on a promise. */
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<T> | R> {
     return this.first().catch(onRejected);
   }
@@ -63,6 +64,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     }
   }
 
+  /** Every item of every page: `for await (const location of client.locations.list())`. */
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     for await (const page of this.pages()) yield* page.items;
   }

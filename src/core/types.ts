@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Scope } from '../schemas/common.js';
 
 /**
  * Options every resource method takes as its last argument.
@@ -57,6 +58,11 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
   body?: unknown;
   /** Whether to send the bearer token. Public endpoints pass false. @default true */
   auth?: boolean;
+  /**
+   * The scope the endpoint needs (spec section 5), named in the error when the token lacks it.
+   * @default undefined (the error says only that a scope is missing)
+   */
+  scope?: Scope;
   retry: RetryMode;
   /** The lenient response schema. */
   response: S;
@@ -69,7 +75,14 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
   options?: RequestOptions | undefined;
 }
 
-/** What resources need from the client: one method. Resources never see transport, retries or tokens. */
+/**
+ * What resources need from the client: one method. Resources never see transport, retries or tokens.
+ *
+ * @example
+ * const requester: Requester = client; // a PaymentsClient is one; so is a test double
+ * const order = await requester.request({ method: 'GET', path: `/pos/v1/orders/${orderId}`, retry: 'safe', response: z.looseObject({}) });
+ */
 export interface Requester {
+  /** Sends one call described by `spec` and returns its parsed response. */
   request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>>;
 }

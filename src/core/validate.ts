@@ -17,8 +17,20 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, what: s
     const message =
       issue.code === 'unrecognized_keys'
         ? `${issue.message} (fields use the service's snake_case names, such as total_cents)`
-        : issue.message;
+        : issue.code === 'invalid_type' && isMissing(input, path)
+          ? 'required'
+          : issue.message;
     return { path, message, ...(code ? { code } : {}) };
   });
   throw new RequestValidationError(what, issues);
+}
+
+/** Whether the value at `path` is absent: a custom type message ("must be an integer") would mislead. */
+function isMissing(input: unknown, path: readonly PropertyKey[]): boolean {
+  let value: unknown = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value === undefined;
 }

@@ -33,10 +33,32 @@ export function forgetSecret(value: string | undefined | null): void {
   if (value) secrets.delete(value);
 }
 
+// Values secret for the duration of a call (a launch token being exchanged), counted so that two
+// concurrent calls with the same value do not release each other's hold.
+const held = new Map<string, number>();
+
+/**
+ * Treats `value` as a secret until the returned function is called: what a call sends as its
+ * credential (a launch token) is scrubbed from the errors and log lines of that call, even when the
+ * service echoes it bare. Released afterwards, so single-use values do not pile up.
+ */
+export function holdSecret(value: string): () => void {
+  if (value.length < 4) return () => {};
+  held.set(value, (held.get(value) ?? 0) + 1);
+  return () => {
+    const count = (held.get(value) ?? 1) - 1;
+    if (count > 0) held.set(value, count);
+    else held.delete(value);
+  };
+}
+
 /** Returns `text` with every credential replaced by `[REDACTED]`. */
 export function redact(text: string): string {
   let out = text;
   for (const secret of secrets) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  for (const secret of held.keys()) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
   for (const pattern of PATTERNS) {

@@ -1,5 +1,6 @@
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
+import { holdSecret } from '../internal/redact.js';
 import {
   LaunchExchangeParams,
   LaunchSession,
@@ -30,6 +31,7 @@ export class LaunchTokens {
     // Each call mints a new single-use credential; a duplicate is harmless (the unused one expires).
     return this.client.request({
       method: 'POST',
+      scope: 'svc/pos:launch',
       path: '/pos/v1/launch-tokens',
       body,
       retry: 'safe',
@@ -50,15 +52,22 @@ export class LaunchTokens {
    */
   async exchange(launchToken: string, opts?: RequestOptions): Promise<LaunchSession> {
     const body = validate(LaunchExchangeParams, { launch_token: launchToken }, 'launch exchange');
-    return this.client.request({
-      method: 'POST',
-      path: '/pos/v1/public/launch-exchange',
-      body,
-      auth: false,
-      retry: 'unsafe',
-      reconcile: 'Launch tokens are single use: create a new one and start again.',
-      response: LaunchSession,
-      options: opts,
-    });
+    // The token is the credential of this call: scrubbed from its errors and logs even when the
+    // service echoes it bare ("launch token lt_... was already used").
+    const release = holdSecret(launchToken);
+    try {
+      return await this.client.request({
+        method: 'POST',
+        path: '/pos/v1/public/launch-exchange',
+        body,
+        auth: false,
+        retry: 'unsafe',
+        reconcile: 'Launch tokens are single use: create a new one and start again.',
+        response: LaunchSession,
+        options: opts,
+      });
+    } finally {
+      release();
+    }
   }
 }

@@ -34,6 +34,7 @@ export class Locations {
       (offset) =>
         this.client.request({
           method: 'GET',
+          scope: 'svc/locations:read',
           path: '/pos/v1/locations',
           query: { ...query, offset },
           retry: 'safe',
@@ -57,6 +58,7 @@ export class Locations {
     checkIds({ locationId });
     return this.client.request({
       method: 'GET',
+      scope: 'svc/locations:read',
       path: path`/pos/v1/locations/${locationId}`,
       retry: 'safe',
       response: Location,

@@ -1,7 +1,13 @@
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { path } from '../internal/path.js';
-import { Order, OrderCreated, OrderCreateParams, type OrderWithCheckout } from '../schemas/orders.js';
+import {
+  Order,
+  OrderCreated,
+  type OrderCreateParams,
+  OrderCreateRequest,
+  type OrderWithCheckout,
+} from '../schemas/orders.js';
 import { checkIds } from './ids.js';
 
 /** Orders: the container of a payment transaction (spec 4.1, 4.2). */
@@ -13,6 +19,8 @@ export class Orders {
    * `opts.idempotencyKey`, or a UUID generated once for this call) and the same key on every retry,
    * so a retry never creates a second order. With `return_url` and `cancel_url` the result carries
    * `hosted_checkout_url` (a secret: redirect to it, never log it) and `expires_at`.
+   *
+   * Only one of `return_url` and `cancel_url` is refused before sending: hosted checkout needs both.
    *
    * Errors: `RequestValidationError` (nothing sent); `BadRequestError` `invalid_request`,
    * `level3_tax_mismatch`, `level3_validation_failed`; `UnprocessableEntityError` `validation_error`;
@@ -28,9 +36,10 @@ export class Orders {
   ): Promise<OrderWithCheckout>;
   create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated>;
   async create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated> {
-    const body = validate(OrderCreateParams, params, 'order');
+    const body = validate(OrderCreateRequest, params, 'order');
     return this.client.request({
       method: 'POST',
+      scope: 'svc/payments:create',
       path: '/pos/v1/orders',
       body,
       retry: 'keyed',
@@ -52,6 +61,7 @@ export class Orders {
     checkIds({ orderId });
     return this.client.request({
       method: 'GET',
+      scope: 'svc/payments:read',
       path: path`/pos/v1/orders/${orderId}`,
       retry: 'safe',
       response: Order,

@@ -1,5 +1,6 @@
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
+import { formatCents } from '../internal/format.js';
 import { path } from '../internal/path.js';
 import { Payment, PaymentCreateParams, VoidResult } from '../schemas/payments.js';
 import { checkIds } from './ids.js';
@@ -28,10 +29,11 @@ export class Payments {
     const body = validate(PaymentCreateParams, params, 'payment');
     return this.client.request({
       method: 'POST',
+      scope: 'svc/payments:create',
       path: path`/pos/v1/orders/${orderId}/payments`,
       body,
       retry: 'unsafe',
-      reconcile: `Read the order (client.orders.get('${orderId}')) and look for a payment of ${body.amount_cents} cents before creating another.`,
+      reconcile: `Read the order (client.orders.get('${orderId}')) and look for a payment of ${formatCents(body.amount_cents)} before creating another.`,
       response: Payment,
       options: opts,
     });
@@ -49,6 +51,7 @@ export class Payments {
     checkIds({ orderId, paymentId });
     return this.client.request({
       method: 'GET',
+      scope: 'svc/payments:read',
       path: path`/pos/v1/orders/${orderId}/payments/${paymentId}`,
       retry: 'safe',
       response: Payment,
@@ -69,6 +72,7 @@ export class Payments {
     checkIds({ orderId, paymentId });
     return this.client.request({
       method: 'POST',
+      scope: 'svc/payments:create',
       path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/void`,
       retry: 'safe',
       response: VoidResult,

@@ -31,6 +31,7 @@ export class Refunds {
     const body = validate(RefundCreateParams, params, 'refund');
     return this.client.request({
       method: 'POST',
+      scope: 'svc/payments:refund',
       path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
       body,
       retry: 'unsafe',
@@ -53,6 +54,7 @@ export class Refunds {
     checkIds({ orderId, paymentId, refundId });
     return this.client.request({
       method: 'GET',
+      scope: 'svc/payments:read',
       path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds/${refundId}`,
       retry: 'safe',
       response: Refund,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Requester, RequestOptions } from '../core/types.js';
 
-const JsonDocument = z.record(z.string(), z.unknown());
+const JsonDocumentSchema = z.record(z.string(), z.unknown());
 /**
  * A machine-readable description (OpenAPI 3.1 or AsyncAPI 2.6), as JSON.
  *
@@ -9,7 +9,7 @@ const JsonDocument = z.record(z.string(), z.unknown());
  * const doc: JsonDocument = await client.specs.openapi();
  * await writeFile('openapi.json', JSON.stringify(doc, null, 2));
  */
-export type JsonDocument = z.infer<typeof JsonDocument>;
+export type JsonDocument = Record<string, unknown>;
 
 /** The service's machine-readable descriptions (spec 4.10; no authentication). */
 export class Specs {
@@ -44,7 +44,7 @@ export class Specs {
       path: `/pos/v1/.well-known/${file}`,
       auth: false,
       retry: 'safe',
-      response: JsonDocument,
+      response: JsonDocumentSchema,
       options: opts,
     });
   }

@@ -30,6 +30,7 @@ export class WebhookEndpoints {
     const body = validate(WebhookEndpointCreateParams, params, 'webhook endpoint');
     return this.client.request({
       method: 'POST',
+      scope: 'svc/webhooks:subscribe',
       path: path`/admin/v1/partners/${partnerId}/webhook-endpoints`,
       body,
       retry: 'unsafe',

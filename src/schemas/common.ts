@@ -113,7 +113,8 @@ export const DEFAULT_SCOPES: readonly Scope[] = [
 ];
 
 /**
- * Every error code of the service's error table (section 7), plus `service_unavailable` for 503.
+ * Every error code of the service's error table (section 7), plus `service_unavailable` for 503 and
+ * OAuth's `invalid_client` (the token endpoint refused the client id or secret).
  *
  * @example
  * const known = err instanceof APIError && (ERROR_CODES as readonly string[]).includes(err.code ?? '');
@@ -124,6 +125,7 @@ export const ERROR_CODES = [
   'level3_tax_mismatch',
   'level3_validation_failed',
   'amount_exceeds_order_total',
+  'invalid_client',
   'missing_token',
   'invalid_token',
   'token_expired',

@@ -96,6 +96,7 @@ export const WebhookEventEnvelope = z.looseObject({ ...envelopeFields, event_kin
 // Derived from a closed object on purpose: `Omit` over the loose envelope's index signature would
 // collapse every field to `unknown`.
 const EventBase = z.object(envelopeFields);
+/** The fields every event has (section 6.3). @inline */
 type EventBase = z.infer<typeof EventBase>;
 
 /**

@@ -76,6 +76,22 @@ export const OrderCreateParams = z.strictObject({
 export type OrderCreateParams = z.input<typeof OrderCreateParams>;
 
 /**
+ * What the SDK checks before sending an order: {@link OrderCreateParams} plus one cross-field rule.
+ * With only one of `return_url` and `cancel_url` the service creates the order without a hosted
+ * checkout page (no `hosted_checkout_url`), which is never what the caller meant: refused.
+ */
+export const OrderCreateRequest = OrderCreateParams.superRefine((value, ctx) => {
+  const hasReturn = value.return_url !== undefined;
+  if (hasReturn === (value.cancel_url !== undefined)) return;
+  const [missing, given] = hasReturn ? ['cancel_url', 'return_url'] : ['return_url', 'cancel_url'];
+  ctx.addIssue({
+    code: 'custom',
+    path: [missing],
+    message: `required when ${given} is given: hosted checkout needs both return_url and cancel_url (give both, or neither for an order without a checkout page)`,
+  });
+});
+
+/**
  * The response of `POST /pos/v1/orders`.
  *
  * @example

@@ -30,7 +30,7 @@ export type { MockServer, MockService, MockWebhooks } from './service-types.js';
  * const mock = createMockService();
  * const server = setupServer(...mock.handlers);
  * server.listen({ onUnhandledRequest: 'error' });
- * const client = new PaymentsClient(mock.clientOptions());
+ * const client = new PaymentsClient({ ...mock.clientOptions(), fetch: globalThis.fetch }); // msw intercepts fetch only
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const opts = resolveOptions(options);

@@ -21,6 +21,7 @@ export interface NodeWebhookRequest {
   readonly body?: unknown;
   /** True once the stream was read to its end (by a body parser, when `body` is then unset). */
   readonly readableEnded?: boolean;
+  /** The raw body chunks, when nothing has read the stream yet. */
   [Symbol.asyncIterator]?(): AsyncIterator<unknown>;
 }
 
@@ -34,7 +35,9 @@ export interface NodeWebhookRequest {
 export interface NodeWebhookResponse {
   statusCode: number;
   readonly headersSent?: boolean;
+  /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the body and ends the response. */
   end(chunk: string): unknown;
 }
 

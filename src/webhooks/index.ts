@@ -1,3 +1,7 @@
+/**
+ * Webhook verification, signing for tests, de-duplication and the event types; no HTTP client.
+ * @module partner-payments/webhooks
+ */
 // The `partner-payments/webhooks` entry: the receiver, verification, signing for tests, de-duplication
 // and the event types. Re-exports only. Nothing here loads zod, an HTTP client or node:crypto when
 // imported (node:crypto is looked up on first use where it exists), so the entry runs on Cloudflare

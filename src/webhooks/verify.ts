@@ -124,8 +124,14 @@ export async function verifyWebhookAsync(
  * });
  */
 export interface WebhookRequestLike {
-  readonly headers: { get(name: string): string | null };
+  /** The request headers; the signature is read with `get('x-service-signature')`. */
+  readonly headers: {
+    /** One header's value, or null when absent. */
+    get(name: string): string | null;
+  };
+  /** True when something already read the body (then it is too late to verify it). */
   readonly bodyUsed?: boolean;
+  /** The raw body bytes, exactly as they arrived. */
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 

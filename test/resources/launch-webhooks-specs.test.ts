@@ -1,6 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { expect, it } from 'vitest';
-import { AuthenticationError, NotFoundError, PermissionDeniedError, verifyWebhook } from '../../src/index.js';
+import {
+  AuthenticationError,
+  NotFoundError,
+  PermissionDeniedError,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../../src/index.js';
 import { describeWithMock } from './mock-harness.js';
+
+const FIXTURES = new URL('../fixtures/loopback-tls', import.meta.url).pathname;
 
 describeWithMock('launch tokens, webhook endpoints, specs', (h) => {
   // A client granted only the minimum charging scopes (no svc/pos:launch, no svc/webhooks:subscribe).
@@ -61,26 +73,55 @@ describeWithMock('launch tokens, webhook endpoints, specs', (h) => {
   });
 
   it('webhookEndpoints.create: returns the signing secret once, and deliveries verify with it', async () => {
-    const partnerId = h.mock().fixtures.partners[0]!.partnerId;
-    const endpoint = await h.client().webhookEndpoints.create(partnerId, {
-      url: 'https://partner.example.com/hooks',
-      event_kinds: ['payment.approved'],
+    // A real receiver on loopback: what it got is what a partner's server would get. The service
+    // (and the SDK) take https:// endpoints only, so it speaks TLS with a self-signed certificate for
+    // 127.0.0.1 that the mock's delivery client is told to trust.
+    const tls = { key: readFileSync(`${FIXTURES}/key.pem`), cert: readFileSync(`${FIXTURES}/cert.pem`) };
+    const received: { body: string; signature: string | undefined }[] = [];
+    const receiver = createServer(tls, async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      received.push({
+        body: Buffer.concat(chunks).toString('utf8'),
+        signature: req.headers['x-service-signature'] as string | undefined,
+      });
+      res.writeHead(200).end();
     });
-    expect(endpoint).toMatchObject({
-      partner_id: partnerId,
-      url: 'https://partner.example.com/hooks',
-      event_kinds: ['payment.approved'],
-    });
-    expect(endpoint.signing_secret).toEqual(expect.any(String));
-    const { paymentId } = await h.payment('approved');
-    const event = h
-      .mock()
-      .webhooks.events()
-      .find((e) => e.resource.payment_id === paymentId)!;
-    const body = JSON.stringify(event);
-    const { createHmac } = await import('node:crypto');
-    const header = `hmac-sha256=${createHmac('sha256', endpoint.signing_secret).update(body).digest('hex')}`;
-    expect(verifyWebhook(body, header, endpoint.signing_secret).event_kind).toBe('payment.approved');
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const previous: Dispatcher = getGlobalDispatcher();
+    setGlobalDispatcher(new Agent({ connect: { ca: tls.cert } }));
+    try {
+      const partnerId = h.mock().fixtures.partners[0]!.partnerId;
+      const endpoint = await h.client().webhookEndpoints.create(partnerId, {
+        url,
+        event_kinds: ['payment.approved'],
+      });
+      expect(endpoint).toMatchObject({ partner_id: partnerId, url, event_kinds: ['payment.approved'] });
+      expect(endpoint.signing_secret).toEqual(expect.any(String));
+
+      const { paymentId } = await h.payment('approved');
+      await h.mock().webhooks.flush();
+
+      expect(received).toHaveLength(1);
+      const [delivery] = received;
+      const event = verifyWebhook(delivery!.body, delivery!.signature, endpoint.signing_secret);
+      expect(event).toMatchObject({ event_kind: 'payment.approved', resource: { payment_id: paymentId } });
+      // The same bytes under another secret, or altered by one byte, are refused.
+      expect(() => verifyWebhook(delivery!.body, delivery!.signature, 'whsec_not_the_secret')).toThrow(
+        WebhookVerificationError,
+      );
+      expect(() =>
+        verifyWebhook(
+          delivery!.body.replace(paymentId, paymentId.toUpperCase()),
+          delivery!.signature,
+          endpoint.signing_secret,
+        ),
+      ).toThrow(WebhookVerificationError);
+    } finally {
+      setGlobalDispatcher(previous);
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   it('webhookEndpoints.create: insufficient_scope without svc/webhooks:subscribe', async () => {

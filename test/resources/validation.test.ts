@@ -104,6 +104,16 @@ const cases: Case[] = [
     ['cancel_url'],
   ],
   [
+    'return_url without cancel_url',
+    (c) => c.orders.create(order({ return_url: 'https://shop.example.com/ok' })),
+    ['cancel_url'],
+  ],
+  [
+    'cancel_url without return_url',
+    (c) => c.orders.create(order({ cancel_url: 'https://shop.example.com/no' })),
+    ['return_url'],
+  ],
+  [
     'javascript return url',
     (c) => c.orders.create(order({ return_url: 'javascript:alert(1)' })),
     ['return_url'],
@@ -220,6 +230,70 @@ describe('request validation: rejected before anything is sent', () => {
   });
 });
 
+describe('messages a partner reads', () => {
+  const issuesOf = async (call: Call) => {
+    const client = countingClient(() => {
+      throw new Error('no request may be sent');
+    });
+    const error = await call(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    return error as RequestValidationError;
+  };
+
+  it('a missing required field says "required", not the type rule', async () => {
+    const error = await issuesOf((c) => c.orders.create({ location_id: LOC } as never));
+    expect(error.issues).toEqual([{ path: ['total_cents'], message: 'required' }]);
+    expect(error.message).toContain('total_cents: required');
+    const wrongType = await issuesOf((c) => c.orders.create(order({ total_cents: '1000' })));
+    expect(wrongType.issues[0]?.message).toMatch(/integer/);
+    const nested = await issuesOf((c) =>
+      c.orders.create(order({ level3: { tax_amount_cents: 0, line_items: [{ description: 'x' }] } })),
+    );
+    expect(nested.issues).toContainEqual(
+      expect.objectContaining({ path: ['level3', 'line_items', 0, 'quantity'], message: 'required' }),
+    );
+  });
+
+  it('one hosted checkout URL without the other says both are needed', async () => {
+    const error = await issuesOf((c) =>
+      c.orders.create(order({ return_url: 'https://shop.example.com/ok' })),
+    );
+    expect(error.issues).toHaveLength(1);
+    expect(error.issues[0]?.message).toMatch(
+      /required when return_url is given: .*needs both return_url and cancel_url/,
+    );
+  });
+});
+
+/** A client whose wire answers the token endpoint, then 201 to an order, recording the order bodies. */
+function recordingClient() {
+  const bodies: unknown[] = [];
+  const client = new PaymentsClient({
+    clientId: 'client-id',
+    clientSecret: 'client-secret',
+    baseUrl: 'https://api.payments.test',
+    authUrl: 'https://auth.payments.test',
+    maxRetries: 0,
+    fetch: async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      const json = (status: number, body: unknown) =>
+        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      if (url.endsWith('/oauth2/token')) return json(200, { access_token: 'at_1', expires_in: 3600 });
+      bodies.push(JSON.parse(String(init?.body)));
+      return json(201, {
+        order_id: ORDER,
+        status: 'open',
+        total_cents: 1,
+        created_at: '2026-11-22T00:00:00Z',
+      });
+    },
+  });
+  return { client, bodies };
+}
+
 describe('Level 3 boundaries accepted within 1 cent', () => {
   it.each([
     ['tax 1 cent over', level3({ tax_amount_cents: 73 })],
@@ -235,23 +309,16 @@ describe('Level 3 boundaries accepted within 1 cent', () => {
     ],
     ['description of exactly 40 characters', level3({}, { description: 'x'.repeat(40) })],
   ])('%s', async (_name, l3) => {
-    let requests = 0;
-    const client = countingClient(
-      async () => {
-        requests++;
-        return new Response(
-          JSON.stringify({ error: 'invalid_request', message: 'stop here', request_id: 'r' }),
-          {
-            status: 400,
-            headers: { 'content-type': 'application/json' },
-          },
-        );
-      },
-      { maxRetries: 0 },
-    );
-    const error = await client.orders.create(order({ level3: l3 })).catch((e: unknown) => e);
-    // Validation passed: the request reached the wire (the token endpoint answered 400 first).
-    expect(error).not.toBeInstanceOf(RequestValidationError);
-    expect(requests).toBeGreaterThan(0);
+    const { client, bodies } = recordingClient();
+    await client.orders.create(order({ level3: l3 }));
+    // Sent once, and exactly as given: nothing dropped, rounded or rewritten.
+    expect(bodies).toEqual([order({ level3: l3 })]);
+  });
+
+  it('both hosted checkout URLs together are sent as given', async () => {
+    const { client, bodies } = recordingClient();
+    const urls = { return_url: 'http://127.0.0.1:3000/ok', cancel_url: 'https://shop.example.com/no' };
+    await client.orders.create(order(urls));
+    expect(bodies).toEqual([order(urls)]);
   });
 });
