@@ -2,13 +2,13 @@ import type { Dispatcher } from 'undici';
 import { DEFAULT_SCOPES, isSecureUrl, type Scope } from '../schemas/common.js';
 import { ConfigurationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
-import { processEnv } from './runtime.js';
 import {
   type BucketLimit,
   type RateLimitOptions,
   type RateLimitStore,
   resolveRateLimit,
 } from './rate-limit.js';
+import { processEnv } from './runtime.js';
 import type { TokenStore } from './token-store.js';
 
 /**

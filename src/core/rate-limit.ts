@@ -3,7 +3,7 @@
  * capacity = burst, refilled at the sustained rate), the pure bucket arithmetic, and the contract of
  * a store that shares one bucket among a fleet.
  */
-import { createHash } from 'node:crypto';
+import { keyDigest } from '../internal/key-hash.js';
 import { ConfigurationError } from './errors.js';
 
 /**
@@ -164,8 +164,5 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
 /** The store key of a machine client's bucket (the service keeps one bucket per client). */
 export function rateLimitKey(baseUrl: string, clientId: string | undefined): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([baseUrl, clientId ?? '']))
-    .digest('base64url');
-  return `partner-payments:rate:${digest.slice(0, 32)}`;
+  return `partner-payments:rate:${keyDigest([baseUrl, clientId ?? ''])}`;
 }

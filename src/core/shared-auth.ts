@@ -3,7 +3,6 @@
  * whole fleet. Each instance keeps a local copy and touches the store only when that copy nears its
  * refresh time or the service refused it.
  */
-import { randomUUID } from 'node:crypto';
 import { forgetSecret, registerSecret } from '../internal/redact.js';
 import { sleep } from '../internal/sleep.js';
 import { type AuthStrategy, type MintFn, mintToken, REFRESHABLE } from './auth.js';
@@ -28,7 +27,7 @@ export class SharedTokenAuth implements AuthStrategy {
   #stale: string | undefined;
   #inflight: Promise<string> | undefined;
   readonly #guard: StoreGuard;
-  readonly #owner = randomUUID();
+  readonly #owner = globalThis.crypto.randomUUID();
 
   constructor(
     private readonly mint: MintFn,

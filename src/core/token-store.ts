@@ -2,7 +2,7 @@
  * Where a fleet keeps its one access token: the contract of the `tokenStore` client option, the
  * in-memory store, and the key a client's token is kept under.
  */
-import { createHash } from 'node:crypto';
+import { keyDigest } from '../internal/key-hash.js';
 
 /**
  * An access token as kept in a {@link TokenStore}. The value is a live credential: whoever reads
@@ -96,13 +96,10 @@ export class MemoryTokenStore implements TokenStore {
 }
 
 /**
- * The store key of a machine client's token: a hash of the token endpoint, the client id and the
+ * The store key of a machine client's token: a digest of the token endpoint, the client id and the
  * normalised scopes (prefixed and sorted, so their order does not matter). Never the secret.
  */
 export function tokenStoreKey(authUrl: string, clientId: string, scopes: readonly string[]): string {
   const normalized = [...new Set(scopes.map((s) => (s.startsWith('svc/') ? s : `svc/${s}`)))].sort();
-  const digest = createHash('sha256')
-    .update(JSON.stringify([authUrl, clientId, normalized]))
-    .digest('base64url');
-  return `partner-payments:token:${digest.slice(0, 32)}`;
+  return `partner-payments:token:${keyDigest([authUrl, clientId, normalized])}`;
 }

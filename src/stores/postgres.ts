@@ -8,6 +8,7 @@ import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore } from '../webhooks/dedupe.js';
  * const tx: PgQueryable = await pool.connect();
  */
 export interface PgQueryable {
+  /** Runs one parameterised statement (`$1`, `$2`, ...) and resolves its rows. */
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
@@ -20,7 +21,13 @@ export interface PgQueryable {
  * const pool: PgPoolLike = new pg.Pool({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 2_000 });
  */
 export interface PgPoolLike extends PgQueryable {
-  connect(): Promise<PgQueryable & { release(error?: Error | boolean): void }>;
+  /** Lends a client from the pool, for one transaction; the store calls `release` when done. */
+  connect(): Promise<
+    PgQueryable & {
+      /** Returns the client to the pool (an error or `true` destroys it instead). */
+      release(error?: Error | boolean): void;
+    }
+  >;
 }
 
 /**

@@ -13,8 +13,14 @@ import { BUCKET, REPLACE_TOKEN, UNLOCK } from './redis-scripts.js';
  * const redis: RedisClientLike = new Redis(process.env.REDIS_URL);
  */
 export type RedisClientLike =
-  | { call(command: string, ...args: (string | number)[]): Promise<unknown> }
-  | { sendCommand(args: string[]): Promise<unknown> };
+  | {
+      /** ioredis: sends one command with its arguments. */
+      call(command: string, ...args: (string | number)[]): Promise<unknown>;
+    }
+  | {
+      /** node-redis: sends one command as an array of strings. */
+      sendCommand(args: string[]): Promise<unknown>;
+    };
 
 /**
  * What {@link redisStores} returns: one store per piece of fleet state.

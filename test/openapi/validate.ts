@@ -35,7 +35,7 @@ export function createValidator(doc: Json) {
     path,
     pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+').replace(/\./g, '\\.')}$`),
   }));
-  const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+  const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
   return async function validate(exchange: Exchange): Promise<Violation[]> {
     const url = new URL(exchange.url);
@@ -67,7 +67,7 @@ export function createValidator(doc: Json) {
       checkJson('/components/schemas/ErrorBody');
       return out;
     }
-    const pointer = `/paths/${escape(template!.path)}/${method}`;
+    const pointer = `/paths/${escapePointer(template!.path)}/${method}`;
     const response = operation.responses[String(status)];
     if (!response) {
       bad(`status ${status} is not documented for ${operation.operationId}`);
