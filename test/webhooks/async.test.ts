@@ -12,25 +12,15 @@ import {
   type WebhookEvent,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
+import { sampleEvent } from './sample-event.js';
 
 const SECRET = 'whsec_async_0123';
 const sign = (body: string | Uint8Array, secret = SECRET) =>
   `hmac-sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-const event = {
-  v: 1,
-  event_id: 'evt_async_1',
-  event_kind: 'payment.refunded',
-  occurred_at: '2026-05-12T10:00:00.000Z',
-  partner_id: '3f6c2a1e-9b7d-4c58-a2e4-7d1f0c9b8e21',
-  resource: {
-    payment_id: 'b3a1f2c4-5d6e-4f70-8a9b-0c1d2e3f4a5b',
-    order_id: '9e8d7c6b-5a49-4382-b716-0f1e2d3c4b5a',
-    status: 'refunded',
-    amount_cents: 990,
-    method: 'card',
-    external_reference: null,
-  },
-};
+const event = sampleEvent(
+  { event_id: 'evt_async_1', event_kind: 'payment.refunded', occurred_at: '2026-05-12T10:00:00.000Z' },
+  { status: 'refunded', amount_cents: 990, external_reference: null },
+);
 const body = JSON.stringify(event);
 
 type Outcome = { event: WebhookEvent } | { reason: string; message: string };

@@ -12,22 +12,13 @@ import {
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { nodeServer } from './handler-harness.js';
+import { sampleEvent } from './sample-event.js';
 
 const SECRET = 'whsec_bodies';
-const event = {
-  v: 1,
-  event_id: 'evt_bodies_1',
-  event_kind: 'payment.approved',
-  occurred_at: '2026-05-12T10:15:30.000Z',
-  partner_id: '3f6c2a1e-9b7d-4c58-a2e4-7d1f0c9b8e21',
-  resource: {
-    payment_id: 'b3a1f2c4-5d6e-4f70-8a9b-0c1d2e3f4a5b',
-    order_id: '9e8d7c6b-5a49-4382-b716-0f1e2d3c4b5a',
-    status: 'approved',
-    amount_cents: 4200,
-    method: 'card',
-  },
-};
+const event = sampleEvent(
+  { event_id: 'evt_bodies_1', occurred_at: '2026-05-12T10:15:30.000Z' },
+  { amount_cents: 4200 },
+);
 const signed = signWebhookPayload(event, SECRET);
 
 function setup() {

@@ -13,23 +13,15 @@ import {
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
 import { chunked, DOORS } from './handler-harness.js';
+import { sampleEvent } from './sample-event.js';
 
 const SECRET = 'whsec_handler_test';
 let counter = 0;
-const envelope = (kind = 'payment.approved') => ({
-  v: 1,
-  event_id: `evt_handler_${++counter}`,
-  event_kind: kind,
-  occurred_at: '2026-05-12T10:15:30.000Z',
-  partner_id: '3f6c2a1e-9b7d-4c58-a2e4-7d1f0c9b8e21',
-  resource: {
-    payment_id: 'b3a1f2c4-5d6e-4f70-8a9b-0c1d2e3f4a5b',
-    order_id: '9e8d7c6b-5a49-4382-b716-0f1e2d3c4b5a',
-    status: 'approved',
-    amount_cents: 4200,
-    method: 'card',
-  },
-});
+const envelope = (kind = 'payment.approved') =>
+  sampleEvent(
+    { event_id: `evt_handler_${++counter}`, event_kind: kind, occurred_at: '2026-05-12T10:15:30.000Z' },
+    { amount_cents: 4200 },
+  );
 
 /** A handler with spies for every callback; `on['payment.approved']` is `approved`. */
 function setup(extra: Partial<WebhookHandlerOptions> = {}) {

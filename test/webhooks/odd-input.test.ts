@@ -14,24 +14,12 @@ import {
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from '../../src/webhooks/index.js';
+import { sampleEvent } from './sample-event.js';
 
 const SECRET = 'whsec_odd_input';
 const sign = (body: Uint8Array | string) =>
   `hmac-sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`;
-const event = {
-  v: 1,
-  event_id: 'evt_odd_1',
-  event_kind: 'payment.approved',
-  occurred_at: '2026-05-12T10:15:30Z',
-  partner_id: '3f6c2a1e-9b7d-4c58-a2e4-7d1f0c9b8e21',
-  resource: {
-    payment_id: 'b3a1f2c4-5d6e-4f70-8a9b-0c1d2e3f4a5b',
-    order_id: '9e8d7c6b-5a49-4382-b716-0f1e2d3c4b5a',
-    status: 'approved',
-    amount_cents: 12500,
-    method: 'card',
-  },
-};
+const event = sampleEvent({ event_id: 'evt_odd_1' });
 // Padded to a multiple of 8 bytes (JSON allows trailing spaces) so that every typed array can hold it.
 const text = JSON.stringify(event).padEnd(Math.ceil(JSON.stringify(event).length / 8) * 8 + 8, ' ');
 const bytes = Buffer.from(text);

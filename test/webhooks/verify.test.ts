@@ -11,6 +11,7 @@ import {
   type WebhookVerificationReason,
   webhookSignatureHeader,
 } from '../../src/webhooks/index.js';
+import { sampleEvent } from './sample-event.js';
 
 const dir = new URL('../fixtures/webhooks/', import.meta.url);
 const vectors: { body_file: string; secret: string; signature: string }[] = JSON.parse(
@@ -19,20 +20,7 @@ const vectors: { body_file: string; secret: string; signature: string }[] = JSON
 const SECRET = 'whsec_current_9f8e7d6c5b4a';
 const OLD_SECRET = 'whsec_previous_0a1b2c3d4e5f';
 
-const event = {
-  v: 1,
-  event_id: 'evt_verify_1',
-  event_kind: 'payment.approved',
-  occurred_at: '2026-05-12T10:15:30Z',
-  partner_id: '3f6c2a1e-9b7d-4c58-a2e4-7d1f0c9b8e21',
-  resource: {
-    payment_id: 'b3a1f2c4-5d6e-4f70-8a9b-0c1d2e3f4a5b',
-    order_id: '9e8d7c6b-5a49-4382-b716-0f1e2d3c4b5a',
-    status: 'approved',
-    amount_cents: 12500,
-    method: 'card',
-  },
-};
+const event = sampleEvent({ event_id: 'evt_verify_1' });
 
 function failure(run: () => unknown): WebhookVerificationError {
   try {
