@@ -1,14 +1,16 @@
 import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
-import { makeAuth, TokenResponse } from './core/auth.js';
-import { PaymentsError } from './core/errors.js';
-import type { EmitFn, PaymentsClientEvents, TokenEvent } from './core/events.js';
+import type { APIPromise } from './core/api-promise.js';
+import { type AuthStrategy, clientCredentialsGrant, makeAuth } from './core/auth.js';
+import type { EventSink, PaymentsClientEvents, TokenEvent } from './core/events.js';
 import { HttpCore } from './core/http.js';
 import { makeLog } from './core/logger.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options.js';
-import { fetchTransport, makeDispatcher, undiciTransport } from './core/transport.js';
+import { type ClientOverrides, resolveOverrides } from './core/overrides.js';
+import { traceTarget, tracingMiddleware } from './core/tracing.js';
+import { fetchTransport, makeDispatcher, type Transport, undiciTransport } from './core/transport.js';
 import type { Requester, RequestSpec } from './core/types.js';
-import { registerSecret } from './internal/redact.js';
+import { SecretRegistry } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
 import { LaunchTokens } from './resources/launch-tokens.js';
 import { Locations } from './resources/locations.js';
@@ -22,6 +24,16 @@ import type { Refund } from './schemas/refunds.js';
 import { VERSION } from './version.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** What a derived client takes over from its parent (set only while `withOptions` constructs it). */
+interface Lineage {
+  resolved: ResolvedOptions;
+  auth: AuthStrategy;
+  transport: Transport;
+  secrets: SecretRegistry;
+  parent: EventSink;
+}
+let deriving: Lineage | undefined;
 
 /**
  * The client of the Partner Payments Service. It mints and caches OAuth tokens, retries what is
@@ -53,20 +65,38 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
 
   readonly #options: ResolvedOptions;
   readonly #core: HttpCore;
+  readonly #transport: Transport;
+  readonly #secrets: SecretRegistry;
+  readonly #events: EventSink;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
   constructor(options: PaymentsClientOptions = {}) {
     super();
-    const resolved = resolveOptions(options);
+    const lineage = deriving;
+    deriving = undefined;
+    const resolved = lineage ? lineage.resolved : resolveOptions(options);
     this.#options = resolved;
-    registerSecret(resolved.clientSecret);
-    const transport = resolved.fetch
-      ? fetchTransport(resolved.fetch)
-      : undiciTransport(makeDispatcher({ dispatcher: resolved.dispatcher, proxy: resolved.proxy }));
-    const log = makeLog(resolved.logger, resolved.logLevel);
-    const emit: EmitFn = (name, payload) => {
-      (this.emit as (n: string, p: unknown) => boolean)(name, payload);
-      if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
+    // This client's secrets (shared with the clients derived from it), released with it.
+    const secrets = lineage ? lineage.secrets : new SecretRegistry();
+    secrets.add(resolved.clientSecret);
+    this.#secrets = secrets;
+    const transport =
+      lineage?.transport ??
+      (resolved.fetch
+        ? fetchTransport(resolved.fetch)
+        : undiciTransport(makeDispatcher({ dispatcher: resolved.dispatcher, proxy: resolved.proxy })));
+    this.#transport = transport;
+    const log = makeLog(resolved.logger, resolved.logLevel, secrets);
+    const parent = lineage?.parent;
+    const self = this as unknown as { emit(name: string, payload: unknown): boolean };
+    // Events go to this client's listeners, then to its parent's (a derived client's calls too).
+    this.#events = {
+      wants: (name) => this.listenerCount(name) > 0 || parent?.wants(name) === true,
+      emit: (name, payload) => {
+        self.emit(name, payload);
+        parent?.emit(name, payload);
+        if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
+      },
     };
     const core = new HttpCore({
       baseUrl: resolved.baseUrl,
@@ -79,10 +109,21 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
         'user-agent': `partner-payments/${VERSION} node/${process.versions.node}`,
         ...resolved.defaultHeaders,
       },
-      emit,
+      events: this.#events,
       log,
+      secrets,
+      middleware: resolved.tracer
+        ? [tracingMiddleware(resolved.tracer, traceTarget(resolved.baseUrl)), ...resolved.middleware]
+        : resolved.middleware,
     });
-    core.auth = makeAuth(resolved.accessToken, () => mintToken(core, resolved), emit);
+    core.auth =
+      lineage?.auth ??
+      makeAuth(
+        resolved.accessToken,
+        clientCredentialsGrant((spec) => core.exchange(spec), resolved),
+        this.#events.emit,
+        secrets,
+      );
     this.#core = core;
     this.orders = new Orders(this);
     this.payments = new Payments(this);
@@ -105,8 +146,35 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    *   response: z.looseObject({ order_id: z.string() }),
    * });
    */
-  request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {
-    return this.#core.request(spec);
+  request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
+    return this.#core.call(spec);
+  }
+
+  /**
+   * A client with some options changed that shares this one's token cache, single in-flight token
+   * mint, connection pool and secret registry: deriving mints no token and opens no connection.
+   * Its events reach its own listeners, then this client's.
+   *
+   * @throws {ConfigurationError} for an option that cannot be changed (credentials, URLs, transport).
+   * @example
+   * const impatient = client.withOptions({ maxRetries: 0, timeoutMs: 2_000 });
+   * const order = await impatient.orders.get(orderId);
+   */
+  withOptions(overrides: ClientOverrides): PaymentsClient {
+    const auth = this.#core.auth;
+    if (!auth) throw new Error('unreachable: a client always has an auth strategy');
+    deriving = {
+      resolved: resolveOverrides(this.#options, overrides),
+      auth,
+      transport: this.#transport,
+      secrets: this.#secrets,
+      parent: this.#events,
+    };
+    try {
+      return new PaymentsClient();
+    } finally {
+      deriving = undefined;
+    }
   }
 
   /**
@@ -154,25 +222,5 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
 
   [INSPECT](): string {
     return `PaymentsClient ${JSON.stringify(this.toJSON())}`;
-  }
-}
-
-// The token request goes through the same core (transport, timeouts, retries as for a read), but
-// to the token endpoint, form-encoded and without a bearer token.
-async function mintToken(core: HttpCore, o: ResolvedOptions) {
-  const form = new URLSearchParams({
-    grant_type: 'client_credentials',
-    client_id: o.clientId ?? '',
-    client_secret: o.clientSecret ?? '',
-    scope: o.scopes.join(' '),
-  }).toString();
-  try {
-    return await core.request(
-      { method: 'POST', path: '/oauth2/token', retry: 'safe', auth: false, response: TokenResponse },
-      { url: `${o.authUrl}/oauth2/token`, form },
-    );
-  } catch (error) {
-    if (error instanceof PaymentsError) error.message = `Could not get an access token: ${error.message}`;
-    throw error;
   }
 }

@@ -3,10 +3,11 @@
  * another (`unauthorized()`); it never sees the client secret, and a strategy never sees a request.
  */
 import { z } from 'zod';
-import { forgetSecret, registerSecret } from '../internal/redact.js';
-import { APIUserAbortError, PaymentsError } from './errors.js';
+import type { SecretRegistry } from '../internal/redact.js';
+import { APIUserAbortError, CallError } from './errors.js';
 import type { EmitFn } from './events.js';
-import type { AccessTokenSource } from './options.js';
+import type { CoreSpec } from './http.js';
+import type { AccessTokenSource, ResolvedOptions } from './options.js';
 
 /** The hooks the core calls. */
 export interface AuthStrategy {
@@ -65,6 +66,7 @@ export class ClientCredentialsAuth implements AuthStrategy {
   constructor(
     private readonly mint: MintFn,
     private readonly emit: EmitFn,
+    private readonly secrets: SecretRegistry,
   ) {}
 
   current(): string | undefined {
@@ -93,10 +95,10 @@ export class ClientCredentialsAuth implements AuthStrategy {
   async #mint(): Promise<string> {
     const started = Date.now();
     const res = await this.mint();
-    registerSecret(res.access_token);
+    this.secrets.add(res.access_token);
     const lifetimeS = res.expires_in ?? DEFAULT_LIFETIME_S;
     const now = Date.now();
-    if (this.#cached && this.#cached.value !== res.access_token) forgetSecret(this.#cached.value);
+    if (this.#cached && this.#cached.value !== res.access_token) this.secrets.delete(this.#cached.value);
     this.#cached = { value: res.access_token, refreshAt: refreshAt(now, lifetimeS * 1000) };
     this.emit('token', { action: 'minted', expiresIn: lifetimeS, durationMs: now - started });
     return res.access_token;
@@ -106,9 +108,9 @@ export class ClientCredentialsAuth implements AuthStrategy {
 /** A fixed token (a user token, or one your own code manages). Never refreshed. */
 export class StaticTokenAuth implements AuthStrategy {
   #token: string;
-  constructor(token: string) {
+  constructor(token: string, secrets: SecretRegistry) {
     this.#token = token;
-    registerSecret(token);
+    secrets.add(token);
   }
   current(): string {
     return this.#token;
@@ -124,7 +126,10 @@ export class StaticTokenAuth implements AuthStrategy {
 /** A token from your function, asked before every attempt; a 401 that a new token can cure asks again once. */
 export class TokenFunctionAuth implements AuthStrategy {
   #last: string | undefined;
-  constructor(private readonly source: () => string | Promise<string>) {}
+  constructor(
+    private readonly source: () => string | Promise<string>,
+    private readonly secrets: SecretRegistry,
+  ) {}
 
   async token(): Promise<string> {
     let value: unknown;
@@ -132,15 +137,15 @@ export class TokenFunctionAuth implements AuthStrategy {
       value = await this.source();
     } catch (error) {
       // Keep the promise that every error the SDK throws is a PaymentsError; the cause is yours.
-      throw new PaymentsError('The accessToken function threw.', { cause: error });
+      throw new CallError('The accessToken function threw.', { cause: error });
     }
     if (typeof value !== 'string' || value === '') {
-      throw new PaymentsError('The accessToken function returned no token (expected a non-empty string).');
+      throw new CallError('The accessToken function returned no token (expected a non-empty string).');
     }
     if (value !== this.#last) {
       // Only the current token stays registered, so a rotating source does not grow the list.
-      forgetSecret(this.#last);
-      registerSecret(value);
+      this.secrets.delete(this.#last);
+      this.secrets.add(value);
       this.#last = value;
     }
     return value;
@@ -156,10 +161,38 @@ export function makeAuth(
   accessToken: AccessTokenSource | undefined,
   mint: MintFn,
   emit: EmitFn,
+  secrets: SecretRegistry,
 ): AuthStrategy {
-  if (typeof accessToken === 'string') return new StaticTokenAuth(accessToken);
-  if (typeof accessToken === 'function') return new TokenFunctionAuth(accessToken);
-  return new ClientCredentialsAuth(mint, emit);
+  if (typeof accessToken === 'string') return new StaticTokenAuth(accessToken, secrets);
+  if (typeof accessToken === 'function') return new TokenFunctionAuth(accessToken, secrets);
+  return new ClientCredentialsAuth(mint, emit, secrets);
+}
+
+/**
+ * The OAuth client-credentials grant (spec 5.3): a form POST to `{authUrl}/oauth2/token`, sent
+ * through `exchange` (the core's attempts, timeouts and retries, as for a read; no call events).
+ */
+export function clientCredentialsGrant(
+  exchange: (spec: CoreSpec<typeof TokenResponse>) => Promise<TokenResponse>,
+  o: Pick<ResolvedOptions, 'clientId' | 'clientSecret' | 'scopes' | 'authUrl'>,
+): MintFn {
+  const form = {
+    grant_type: 'client_credentials',
+    client_id: o.clientId ?? '',
+    client_secret: o.clientSecret ?? '',
+    scope: o.scopes.join(' '),
+  };
+  return () =>
+    exchange({
+      method: 'POST',
+      origin: o.authUrl,
+      path: '/oauth2/token',
+      form,
+      auth: false,
+      retry: 'safe',
+      response: TokenResponse,
+      context: 'Could not get an access token',
+    });
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

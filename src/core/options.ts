@@ -2,6 +2,8 @@ import type { Dispatcher } from 'undici';
 import { DEFAULT_SCOPES, isSecureUrl, type Scope } from '../schemas/common.js';
 import { ConfigurationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
+import type { Middleware } from './middleware.js';
+import type { PaymentsTracer } from './tracing.js';
 
 /**
  * A bearer token, or a function that returns one (called before each attempt).
@@ -73,6 +75,29 @@ export interface PaymentsClientOptions {
   accessToken?: AccessTokenSource | undefined;
   /** Headers sent with every request (a request's own `headers` win). @default {} */
   defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * Around-functions run once per call (not per attempt), the first outermost; see
+   * `docs/observability.md`.
+   * @default [] (none)
+   */
+  middleware?: readonly Middleware[] | undefined;
+  /**
+   * An OpenTelemetry `Tracer` (`trace.getTracer('my-service')`): one CLIENT span per call and the
+   * W3C `traceparent` on every attempt. `@opentelemetry/api` is an optional peer dependency.
+   * @default undefined (no tracing)
+   */
+  tracer?: PaymentsTracer | undefined;
+}
+
+/** Checks a `middleware` option: an array of functions. */
+export function middlewareList(value: unknown): readonly Middleware[] {
+  if (!Array.isArray(value) || value.some((m) => typeof m !== 'function')) {
+    throw new ConfigurationError(
+      'middleware',
+      'must be an array of functions (call, next) => Promise<result>.',
+    );
+  }
+  return [...value] as Middleware[];
 }
 
 /** The options after defaults and checks. */
@@ -92,6 +117,8 @@ export interface ResolvedOptions {
   logLevel: LogLevel;
   accessToken: AccessTokenSource | undefined;
   defaultHeaders: Record<string, string>;
+  middleware: readonly Middleware[];
+  tracer: PaymentsTracer | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -132,6 +159,12 @@ export function resolveOptions(options: PaymentsClientOptions = {}, env: Env = p
   if (options.logLevel !== undefined && !isLogLevel(options.logLevel)) {
     throw new ConfigurationError('logLevel', "must be one of 'debug', 'info', 'warn', 'error', 'off'.");
   }
+  if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') {
+    throw new ConfigurationError(
+      'tracer',
+      "must be an OpenTelemetry Tracer (trace.getTracer('my-service')).",
+    );
+  }
   return {
     clientId,
     clientSecret,
@@ -148,6 +181,8 @@ export function resolveOptions(options: PaymentsClientOptions = {}, env: Env = p
     logLevel: options.logLevel ?? 'info',
     accessToken,
     defaultHeaders: lowerCaseHeaders(options.defaultHeaders),
+    middleware: options.middleware === undefined ? [] : middlewareList(options.middleware),
+    tracer: options.tracer,
   };
 }
 
@@ -200,7 +235,8 @@ function checkUrl(option: string, value: string | undefined, envVar: string): st
   return value.replace(/\/+$/, '');
 }
 
-function count(option: string, value: number | undefined, fallback: number): number {
+/** An integer option of 0 or more, or `fallback` when not given. */
+export function count(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new ConfigurationError(option, 'must be an integer of 0 or more.');
@@ -208,7 +244,8 @@ function count(option: string, value: number | undefined, fallback: number): num
   return value;
 }
 
-function duration(option: string, value: number | undefined, fallback: number): number {
+/** A positive number of milliseconds, or `fallback` when not given. */
+export function duration(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new ConfigurationError(option, 'must be a positive number of milliseconds.');
