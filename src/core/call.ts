@@ -13,23 +13,32 @@ const PREFIX = Math.floor(Math.random() * 36 ** 4)
   .toString(36)
   .padStart(4, '0');
 let counter = 0;
-
-/** A new call id, such as `call_k3x9_1a`. Cheap: no UUID on the hot path. */
-export function nextCallId(): string {
-  counter++;
-  return `call_${PREFIX}_${counter.toString(36)}`;
-}
+const NO_RETRIES: CallRetry[] = [];
 
 /** The state of one call (what middleware sees, and what the `end` event reports). */
 export class CallState implements Call {
   attempts = 0;
-  retries: CallRetry[] = [];
+  /** Shared and empty until the first retry (no array per call on the hot path). */
+  retries: CallRetry[] = NO_RETRIES;
   /** The last response's status. */
   status: number | undefined = undefined;
   readonly startedAt = Date.now();
+  readonly #seq = ++counter;
+  #callId: string | undefined = undefined;
+
+  /** One id per call, such as `call_k3x9_1a`: formatted when first read (no UUID, no string otherwise). */
+  get callId(): string {
+    this.#callId ??= `call_${PREFIX}_${this.#seq.toString(36)}`;
+    return this.#callId;
+  }
+
+  /** Records a retry. */
+  retried(retry: CallRetry): void {
+    if (this.retries === NO_RETRIES) this.retries = [];
+    this.retries.push(retry);
+  }
 
   constructor(
-    readonly callId: string,
     readonly method: 'GET' | 'POST',
     readonly route: string,
     readonly path: string,

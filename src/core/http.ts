@@ -17,7 +17,7 @@ import {
   readAttempt,
 } from './attempt.js';
 import type { AuthStrategy } from './auth.js';
-import { bodyOf, CallState, callResult, endEvent, nextCallId, queryString } from './call.js';
+import { bodyOf, CallState, callResult, endEvent, queryString } from './call.js';
 import { type APIError, APIUserAbortError } from './errors.js';
 import type { EventSink, RetryReason } from './events.js';
 import { deadlineError, finishError, waitForToken } from './final-error.js';
@@ -104,7 +104,7 @@ export class HttpCore {
   /** Attempts and retries without a call's id, middleware or events: the token grant. */
   exchange<S extends z.ZodType>(spec: CoreSpec<S>): Promise<z.infer<S>> {
     const headers = this.#headers(spec);
-    const state = new CallState('', spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
+    const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
     return this.#run(spec, state, headers, undefined, false);
   }
 
@@ -210,7 +210,7 @@ export class HttpCore {
         }
         const status = failure.kind === 'status' ? failure.status : undefined;
         const retry = { attempt, delayMs: next.delayMs, reason: REASON[failure.kind] };
-        state.retries.push(
+        state.retried(
           status === undefined ? { ...retry, at: Date.now() } : { ...retry, status, at: Date.now() },
         );
         if (ctx.events?.wants('retry')) {
@@ -241,7 +241,7 @@ export class HttpCore {
 
   #state(spec: RequestSpec, headers: Record<string, string>): CallState {
     const key = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
-    return new CallState(nextCallId(), spec.method, spec.route ?? spec.path, spec.path, headers, key);
+    return new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, key);
   }
 
   #headers(spec: CoreSpec): Record<string, string> {
