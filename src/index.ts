@@ -4,7 +4,7 @@
  */
 // The package's main entry: re-exports only.
 export { PaymentsClient } from './client.js';
-export type { APIResponse } from './core/api-promise.js';
+export type { APIResponse, ResponseMeta } from './core/api-promise.js';
 export { APIPromise } from './core/api-promise.js';
 export * from './core/errors.js';
 export type {

@@ -28,7 +28,9 @@ export interface APIResponse<T> {
  * small object per call, read only by `.withResponse()`.
  */
 export interface ResponseMeta {
+  /** The HTTP status of the successful attempt (0 until then). */
   status: number;
+  /** The service's request id of the successful attempt. */
   requestId: string | undefined;
   /** Raw, lower-case; redacted only when `.withResponse()` asks (the hot path never pays for it). */
   headers: Record<string, string>;

@@ -48,10 +48,11 @@ export class PaymentsError extends Error {
   static is(value: unknown): value is PaymentsError {
     if (value instanceof PaymentsError) return true;
     // `instanceof Error` fails for an error from another realm (a vm context, a worker); the tag does not.
+    // A copy without the tag (an older version of the package) is recognised by its `outcomeUnknown`.
     return (
       typeof value === 'object' &&
       value !== null &&
-      (value as { [BRAND]?: unknown })[BRAND] === true &&
+      ((value as { [BRAND]?: unknown })[BRAND] === true || 'outcomeUnknown' in value) &&
       Object.prototype.toString.call(value) === '[object Error]'
     );
   }

@@ -24,15 +24,25 @@ export type TraceAttributeValue = string | number | boolean | string[] | number[
  * const span: TraceSpan = trace.getTracer('checkout').startSpan('checkout');
  */
 export interface TraceSpan {
+  /** The span's ids, written into the `traceparent` (and `tracestate`) header of every attempt. */
   spanContext(): {
     traceId: string;
     spanId: string;
     traceFlags: number;
-    traceState?: { serialize(): string } | undefined;
+    traceState?:
+      | {
+          /** The `tracestate` header value. */
+          serialize(): string;
+        }
+      | undefined;
   };
+  /** Sets one attribute (`http.request.method`, `url.template`, ...). */
   setAttribute(key: string, value: TraceAttributeValue): unknown;
+  /** Records an event on the span (a retry, with its delay and reason). */
   addEvent(name: string, attributes?: Record<string, TraceAttributeValue>, time?: number): unknown;
+  /** Marks the span failed (code 2, `ERROR`) with the error's message. */
   setStatus(status: { code: number; message?: string }): unknown;
+  /** Ends the span when the call ends. */
   end(): void;
 }
 
@@ -45,6 +55,7 @@ export interface TraceSpan {
  * const client = new PaymentsClient({ tracer });
  */
 export interface PaymentsTracer {
+  /** Starts the CLIENT span of one call. */
   startSpan(
     name: string,
     options?: { kind?: number; attributes?: Record<string, TraceAttributeValue> },
