@@ -5,8 +5,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { Agent, request } from 'undici';
-import { level3Order } from './http.js';
+import { HEADERS, level3Order } from './http.js';
 import { sdk, webhooks } from './sdk.js';
 import { ORDER_ID, startBenchServer } from './server.js';
 import { throughput } from './stats.js';
@@ -14,7 +19,9 @@ import { delivery } from './webhooks.js';
 
 const [figure, out] = process.argv.slice(2);
 if (!figure || !out)
-  throw new Error('usage: profile-target.ts get|get-raw|create|webhook-1k|webhook-16k <out.cpuprofile>');
+  throw new Error(
+    'usage: profile-target.ts get|get-traced|get-raw|create|webhook-1k|webhook-16k <out.cpuprofile>',
+  );
 
 async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): void }> {
   if (figure!.startsWith('webhook')) {
@@ -30,10 +37,17 @@ async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): v
   const client = new sdk.PaymentsClient({ accessToken: 'bench-token', baseUrl: server.url });
   const agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
   const url = `${server.url}/pos/v1/orders/${ORDER_ID}`;
-  const headers = { authorization: 'Bearer bench-token', accept: 'application/json' };
+  const headers = HEADERS;
   const payload = level3Order();
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const traced = client.withOptions({ tracer: provider.getTracer('profile') });
   const calls: Record<string, () => Promise<unknown>> = {
     get: () => client.orders.get(ORDER_ID),
+    'get-traced': () => {
+      if (exporter.getFinishedSpans().length > 10_000) exporter.reset();
+      return traced.orders.get(ORDER_ID);
+    },
     'get-raw': async () => (await request(url, { dispatcher: agent, headers })).body.json(),
     create: () => client.orders.create(payload),
   };

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { type BundleSize, type ColdStart, coldStartGoals, type WorkerBundle } from './footprint.js';
 import type { MemoryResult } from './memory.js';
+import type { RedactionResult } from './redaction.js';
 import { formatBytes, formatRate, formatRatio, type Sample } from './stats.js';
 
 /** One figure: the SDK and a baseline measured side by side. */
@@ -27,6 +28,7 @@ export interface Report {
   bundles?: BundleSize[];
   workers?: WorkerBundle[];
   memory?: MemoryResult;
+  redaction?: RedactionResult;
 }
 
 export function machine(): string {
@@ -133,6 +135,19 @@ export function renderReport(report: Report, command: string): string {
     out.push(`Samples (MB): ${m.samplesMb.map((s) => s.toFixed(2)).join(', ')}.`);
     out.push(
       `Growth over ${m.requests.toLocaleString('en-US')} requests through one client: ${m.growthMb.toFixed(2)} MB.`,
+    );
+  }
+  if (report.redaction) {
+    const r = report.redaction;
+    const n = r.clients.toLocaleString('en-US');
+    out.push(
+      '',
+      `### Errors with ${n} other clients in the process (${r.errors.toLocaleString('en-US')} of each)`,
+      '',
+      `| What | One client | With ${n} more clients |`,
+      '|---|---:|---:|',
+      `| \`new NotFoundError(...)\` | ${r.buildAloneMs.toFixed(1)} ms | ${r.buildCrowdedMs.toFixed(1)} ms |`,
+      `| failed \`orders.get\` (404 from an in-process \`fetch\`) | ${r.aloneMs.toFixed(1)} ms | ${r.crowdedMs.toFixed(1)} ms |`,
     );
   }
   return out.join('\n');

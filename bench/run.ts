@@ -6,11 +6,11 @@
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *
  * Sections: http (orders.get and orders.create), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
- * memory; each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
+ * memory, redaction (errors with 50,000 clients in the process); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
 import { met, type Report, renderReport, writeReport } from './report.js';
 
-const SECTIONS = ['http', 'fleet', 'webhooks', 'footprint', 'memory'] as const;
+const SECTIONS = ['http', 'fleet', 'webhooks', 'footprint', 'memory', 'redaction'] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -54,6 +54,12 @@ if (only.includes('memory')) {
   step('memory over 100,000 requests');
   const { benchMemory } = await import('./memory.js');
   report.memory = await benchMemory(quick ? 10_000 : 100_000);
+}
+
+if (only.includes('redaction')) {
+  step('errors with 50,000 other clients in the process');
+  const { benchRedaction } = await import('./redaction.js');
+  report.redaction = await benchRedaction(quick ? 5_000 : 50_000, 1_000);
 }
 
 const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;

@@ -133,8 +133,32 @@ try {
     const server = await mock.listen();
     const answer = await fetch(server.url + '/pos/v1/.well-known/openapi.json');
     assert.equal(answer.status, 200);
+    // Observability without @opentelemetry/api installed: any object shaped like a Tracer will do.
+    const { existsSync } = await import('node:fs');
+    assert.equal(existsSync('node_modules/@opentelemetry/api'), false, 'the optional peer got installed');
+    const spans = [];
+    const tracer = {
+      startSpan: (name, options) => ({
+        name,
+        attributes: { ...options.attributes },
+        spanContext: () => ({ traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: 1 }),
+        setAttribute(key, value) { this.attributes[key] = value; },
+        addEvent() {},
+        setStatus() {},
+        end() { spans.push(this); },
+      }),
+    };
+    const client = new PaymentsClient({ baseUrl: server.url, accessToken: 'unused_token', tracer });
+    const ends = [];
+    client.on('end', (e) => ends.push(e));
+    const { data, status } = await client.withOptions({ maxRetries: 0 }).specs.openapi().withResponse();
+    assert.equal(status, 200);
+    assert.equal(typeof data.openapi, 'string');
+    assert.equal(spans[0].name, 'GET /pos/v1/.well-known/openapi.json');
+    assert.equal(spans[0].attributes['http.response.status_code'], 200);
+    assert.deepEqual(ends.map((e) => [e.ok, e.attempts]), [[true, 1]]);
     await server.close();
-    console.log('esm: ok (mock.listen() serves without msw)');`;
+    console.log('esm: ok (mock.listen() serves without msw; withResponse, withOptions, end and a tracer without @opentelemetry/api)');`;
   writeFileSync(join(scratch, 'check.cjs'), cjs);
   writeFileSync(join(scratch, 'check-webhooks.cjs'), cjsWebhooks);
   writeFileSync(join(scratch, 'check-stores.cjs'), cjsStores);

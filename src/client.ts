@@ -1,20 +1,23 @@
 import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
-import { makeAuth, TokenResponse } from './core/auth.js';
+import type { APIPromise } from './core/api-promise.js';
+import { type AuthStrategy, clientCredentialsGrant, makeAuth } from './core/auth.js';
 import { defaultTransport } from './core/default-transport.js';
-import { PaymentsError } from './core/errors.js';
-import type { EmitFn, PaymentsClientEvents, TokenEvent } from './core/events.js';
-import { type AuthSetup, explainCredentials, explainScope } from './core/hints.js';
+import type { EventSink, PaymentsClientEvents, TokenEvent } from './core/events.js';
+import { type AuthSetup, explainScope } from './core/hints.js';
 import { HttpCore } from './core/http.js';
 import { RateLimiter } from './core/limiter.js';
 import { makeLog } from './core/logger.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options.js';
+import { type ClientOverrides, resolveOverrides } from './core/overrides.js';
 import { rateLimitKey } from './core/rate-limit.js';
 import { userAgent } from './core/runtime.js';
 import { SharedTokenAuth } from './core/shared-auth.js';
 import { tokenStoreKey } from './core/token-store.js';
+import { traceTarget, tracingMiddleware } from './core/tracing.js';
+import type { Transport } from './core/transport.js';
 import type { Requester, RequestSpec } from './core/types.js';
-import { registerSecret } from './internal/redact.js';
+import { SecretRegistry } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
 import { LaunchTokens } from './resources/launch-tokens.js';
 import { Locations } from './resources/locations.js';
@@ -27,6 +30,17 @@ import type { Payment } from './schemas/payments.js';
 import type { Refund, RefundStatus } from './schemas/refunds.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** What a derived client takes over from its parent (set only while `withOptions` constructs it). */
+interface Lineage {
+  resolved: ResolvedOptions;
+  auth: AuthStrategy;
+  transport: { transport: Transport; name: string };
+  limiter: RateLimiter | undefined;
+  secrets: SecretRegistry;
+  parent: EventSink;
+}
+let deriving: Lineage | undefined;
 
 /**
  * The client of the Partner Payments Service. It mints and caches OAuth tokens, retries what is
@@ -58,23 +72,44 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
 
   readonly #options: ResolvedOptions;
   readonly #core: HttpCore;
+  readonly #transport: Transport;
   readonly #transportName: string;
+  readonly #limiter: RateLimiter | undefined;
   readonly #authSetup: AuthSetup;
+  readonly #secrets: SecretRegistry;
+  readonly #events: EventSink;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
   constructor(options: PaymentsClientOptions = {}) {
     super();
-    const resolved = resolveOptions(options);
+    const lineage = deriving;
+    deriving = undefined;
+    const resolved = lineage ? lineage.resolved : resolveOptions(options);
     this.#options = resolved;
     this.#authSetup = { scopes: resolved.accessToken === undefined ? resolved.scopes : undefined };
-    registerSecret(resolved.clientSecret);
-    const { transport, name } = defaultTransport(resolved);
+    // This client's secrets (shared with the clients derived from it), released with it.
+    const secrets = lineage ? lineage.secrets : new SecretRegistry();
+    secrets.add(resolved.clientSecret);
+    this.#secrets = secrets;
+    const { transport, name } = lineage?.transport ?? defaultTransport(resolved);
+    this.#transport = transport;
     this.#transportName = name;
-    const log = makeLog(resolved.logger, resolved.logLevel);
+    const log = makeLog(resolved.logger, resolved.logLevel, secrets);
     const rl = resolved.rateLimit;
-    const emit: EmitFn = (name, payload) => {
-      (this.emit as (n: string, p: unknown) => boolean)(name, payload);
-      if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
+    // A derived client waits in its parent's bucket: one rate limit per API client.
+    this.#limiter = lineage
+      ? lineage.limiter
+      : rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log);
+    const parent = lineage?.parent;
+    const self = this as unknown as { emit(name: string, payload: unknown): boolean };
+    // Events go to this client's listeners, then to its parent's (a derived client's calls too).
+    this.#events = {
+      wants: (name) => this.listenerCount(name) > 0 || parent?.wants(name) === true,
+      emit: (name, payload) => {
+        self.emit(name, payload);
+        parent?.emit(name, payload);
+        if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
+      },
     };
     const core = new HttpCore({
       baseUrl: resolved.baseUrl,
@@ -87,17 +122,25 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
         'user-agent': userAgent(),
         ...resolved.defaultHeaders,
       },
-      emit,
+      events: this.#events,
       log,
-      limiter:
-        rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log),
+      secrets,
+      middleware: resolved.tracer
+        ? [tracingMiddleware(resolved.tracer, traceTarget(resolved.baseUrl)), ...resolved.middleware]
+        : resolved.middleware,
+      limiter: this.#limiter,
+      explain: (error, spec) => explainScope(error, spec.scope, this.#authSetup),
     });
-    const mint = () => mintToken(core, resolved);
-    const { tokenStore: store, accessToken, authUrl, clientId = '', scopes } = resolved;
-    core.auth =
-      store && accessToken === undefined
-        ? new SharedTokenAuth(mint, emit, store, tokenStoreKey(authUrl, clientId, scopes), log)
-        : makeAuth(accessToken, mint, emit);
+    if (lineage) core.auth = lineage.auth;
+    else {
+      const mint = clientCredentialsGrant((spec) => core.exchange(spec), resolved);
+      const { tokenStore: store, accessToken, authUrl, clientId = '', scopes } = resolved;
+      const emit = this.#events.emit;
+      core.auth =
+        store && accessToken === undefined
+          ? new SharedTokenAuth(mint, emit, store, tokenStoreKey(authUrl, clientId, scopes), log, secrets)
+          : makeAuth(accessToken, mint, emit, secrets);
+    }
     this.#core = core;
     this.orders = new Orders(this);
     this.payments = new Payments(this);
@@ -120,10 +163,36 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    *   response: z.looseObject({ order_id: z.string() }),
    * });
    */
-  request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>> {
-    return this.#core.request(spec).then(undefined, (error: unknown) => {
-      throw explainScope(error, spec.scope, this.#authSetup);
-    });
+  request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
+    return this.#core.call(spec);
+  }
+
+  /**
+   * A client with some options changed that shares this one's token cache, single in-flight token
+   * mint, connection pool and secret registry: deriving mints no token and opens no connection.
+   * Its events reach its own listeners, then this client's.
+   *
+   * @throws {ConfigurationError} for an option that cannot be changed (credentials, URLs, transport).
+   * @example
+   * const impatient = client.withOptions({ maxRetries: 0, timeoutMs: 2_000 });
+   * const order = await impatient.orders.get(orderId);
+   */
+  withOptions(overrides: ClientOverrides): PaymentsClient {
+    const auth = this.#core.auth;
+    if (!auth) throw new Error('unreachable: a client always has an auth strategy');
+    deriving = {
+      resolved: resolveOverrides(this.#options, overrides),
+      auth,
+      transport: { transport: this.#transport, name: this.#transportName },
+      limiter: this.#limiter,
+      secrets: this.#secrets,
+      parent: this.#events,
+    };
+    try {
+      return new PaymentsClient();
+    } finally {
+      deriving = undefined;
+    }
   }
 
   /**
@@ -174,25 +243,5 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   /** What `util.inspect` and `console.log` show: the same as {@link toJSON}. */
   [INSPECT](): string {
     return `PaymentsClient ${JSON.stringify(this.toJSON())}`;
-  }
-}
-
-// The token request goes through the same core (transport, timeouts, retries as for a read), but
-// to the token endpoint, form-encoded and without a bearer token.
-async function mintToken(core: HttpCore, o: ResolvedOptions) {
-  const form = new URLSearchParams({
-    grant_type: 'client_credentials',
-    client_id: o.clientId ?? '',
-    client_secret: o.clientSecret ?? '',
-    scope: o.scopes.join(' '),
-  }).toString();
-  try {
-    return await core.request(
-      { method: 'POST', path: '/oauth2/token', retry: 'safe', auth: false, response: TokenResponse },
-      { url: `${o.authUrl}/oauth2/token`, form },
-    );
-  } catch (error) {
-    if (error instanceof PaymentsError) error.message = `Could not get an access token: ${error.message}`;
-    throw explainCredentials(error);
   }
 }

@@ -4,8 +4,11 @@
  */
 // The package's main entry: re-exports only.
 export { PaymentsClient } from './client.js';
+export type { APIResponse, ResponseMeta } from './core/api-promise.js';
+export { APIPromise } from './core/api-promise.js';
 export * from './core/errors.js';
 export type {
+  EndEvent,
   PaymentsClientEvents,
   RequestEvent,
   ResponseEvent,
@@ -14,7 +17,9 @@ export type {
   TokenEvent,
 } from './core/events.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export type { Call, CallResult, CallRetry, Middleware } from './core/middleware.js';
 export type { AccessTokenSource, PaymentsClientOptions } from './core/options.js';
+export type { ClientOverrides } from './core/overrides.js';
 export type { Page } from './core/pagination.js';
 export { PagePromise } from './core/pagination.js';
 export type {
@@ -27,7 +32,14 @@ export type {
 export { MemoryRateLimitStore, RATE_TIERS } from './core/rate-limit.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export { MemoryTokenStore } from './core/token-store.js';
-export type { Requester, RequestOptions, RequestSpec, RetryMode } from './core/types.js';
+export type { PaymentsTracer, TraceAttributeValue, TraceSpan } from './core/tracing.js';
+export type {
+  Reconciliation,
+  Requester,
+  RequestOptions,
+  RequestSpec,
+  RetryMode,
+} from './core/types.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
 export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';

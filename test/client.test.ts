@@ -121,8 +121,8 @@ describeTransports('PaymentsClient requests', (t) => {
     client.on('request', (e) => paths.push(e.path));
     client.on('response', (e) => paths.push(e.path));
     await client.locations.list({ limit: 5, offset: 10, search: 'north & south' });
-    // Events name the path only: a query value may be a credential.
-    expect(new Set(paths)).toEqual(new Set(['/oauth2/token', '/pos/v1/locations']));
+    // Events name the path only: a query value may be a credential. The token mint is not a call.
+    expect(new Set(paths)).toEqual(new Set(['/pos/v1/locations']));
     const [sent] = t.requests('GET', '/pos/v1/locations');
     expect(Object.fromEntries(sent?.query ?? [])).toEqual({
       limit: '5',
@@ -146,8 +146,9 @@ describeTransports('PaymentsClient requests', (t) => {
     client.on('response', (e) => responses.push(e));
     await client.payments.get(ORDER_ID, PAYMENT_ID);
     const path = `/pos/v1/orders/${ORDER_ID}/payments/${PAYMENT_ID}`;
-    expect(requests).toContainEqual({ method: 'GET', path, attempt: 1 });
+    expect(requests).toContainEqual({ callId: expect.any(String), method: 'GET', path, attempt: 1 });
     expect(responses).toContainEqual({
+      callId: requests[0]!.callId,
       method: 'GET',
       path,
       status: 200,

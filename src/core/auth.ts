@@ -3,10 +3,12 @@
  * another (`unauthorized()`); it never sees the client secret, and a strategy never sees a request.
  */
 import * as z from 'zod';
-import { forgetSecret, registerSecret } from '../internal/redact.js';
-import { APIUserAbortError, PaymentsError } from './errors.js';
+import type { SecretRegistry } from '../internal/redact.js';
+import { APIUserAbortError, CallError } from './errors.js';
 import type { EmitFn } from './events.js';
-import type { AccessTokenSource } from './options.js';
+import { explainCredentials } from './hints.js';
+import type { CoreSpec } from './http.js';
+import type { AccessTokenSource, ResolvedOptions } from './options.js';
 
 /** The hooks the core calls. */
 export interface AuthStrategy {
@@ -65,6 +67,7 @@ export class ClientCredentialsAuth implements AuthStrategy {
   constructor(
     private readonly mint: MintFn,
     private readonly emit: EmitFn,
+    private readonly secrets: SecretRegistry,
   ) {}
 
   current(): string | undefined {
@@ -91,8 +94,8 @@ export class ClientCredentialsAuth implements AuthStrategy {
   }
 
   async #mint(): Promise<string> {
-    const token = await mintToken(this.mint, this.emit);
-    if (this.#cached && this.#cached.value !== token.value) forgetSecret(this.#cached.value);
+    const token = await mintToken(this.mint, this.emit, this.secrets);
+    if (this.#cached && this.#cached.value !== token.value) this.secrets.delete(this.#cached.value);
     this.#cached = token;
     return token.value;
   }
@@ -105,10 +108,11 @@ export class ClientCredentialsAuth implements AuthStrategy {
 export async function mintToken(
   mint: MintFn,
   emit: EmitFn,
+  secrets: SecretRegistry,
 ): Promise<{ value: string; expiresAt: number; refreshAt: number }> {
   const started = Date.now();
   const res = await mint();
-  registerSecret(res.access_token);
+  secrets.add(res.access_token);
   const lifetimeS = res.expires_in ?? DEFAULT_LIFETIME_S;
   const now = Date.now();
   const lifetimeMs = lifetimeS * 1000;
@@ -119,9 +123,9 @@ export async function mintToken(
 /** A fixed token (a user token, or one your own code manages). Never refreshed. */
 export class StaticTokenAuth implements AuthStrategy {
   #token: string;
-  constructor(token: string) {
+  constructor(token: string, secrets: SecretRegistry) {
     this.#token = token;
-    registerSecret(token);
+    secrets.add(token);
   }
   current(): string {
     return this.#token;
@@ -137,7 +141,10 @@ export class StaticTokenAuth implements AuthStrategy {
 /** A token from your function, asked before every attempt; a 401 that a new token can cure asks again once. */
 export class TokenFunctionAuth implements AuthStrategy {
   #last: string | undefined;
-  constructor(private readonly source: () => string | Promise<string>) {}
+  constructor(
+    private readonly source: () => string | Promise<string>,
+    private readonly secrets: SecretRegistry,
+  ) {}
 
   async token(): Promise<string> {
     let value: unknown;
@@ -145,15 +152,15 @@ export class TokenFunctionAuth implements AuthStrategy {
       value = await this.source();
     } catch (error) {
       // Keep the promise that every error the SDK throws is a PaymentsError; the cause is yours.
-      throw new PaymentsError('The accessToken function threw.', { cause: error });
+      throw new CallError('The accessToken function threw.', { cause: error });
     }
     if (typeof value !== 'string' || value === '') {
-      throw new PaymentsError('The accessToken function returned no token (expected a non-empty string).');
+      throw new CallError('The accessToken function returned no token (expected a non-empty string).');
     }
     if (value !== this.#last) {
       // Only the current token stays registered, so a rotating source does not grow the list.
-      forgetSecret(this.#last);
-      registerSecret(value);
+      this.secrets.delete(this.#last);
+      this.secrets.add(value);
       this.#last = value;
     }
     return value;
@@ -169,10 +176,39 @@ export function makeAuth(
   accessToken: AccessTokenSource | undefined,
   mint: MintFn,
   emit: EmitFn,
+  secrets: SecretRegistry,
 ): AuthStrategy {
-  if (typeof accessToken === 'string') return new StaticTokenAuth(accessToken);
-  if (typeof accessToken === 'function') return new TokenFunctionAuth(accessToken);
-  return new ClientCredentialsAuth(mint, emit);
+  if (typeof accessToken === 'string') return new StaticTokenAuth(accessToken, secrets);
+  if (typeof accessToken === 'function') return new TokenFunctionAuth(accessToken, secrets);
+  return new ClientCredentialsAuth(mint, emit, secrets);
+}
+
+/**
+ * The OAuth client-credentials grant (spec 5.3): a form POST to `{authUrl}/oauth2/token`, sent
+ * through `exchange` (the core's attempts, timeouts and retries, as for a read; no call events).
+ */
+export function clientCredentialsGrant(
+  exchange: (spec: CoreSpec<typeof TokenResponse>) => Promise<TokenResponse>,
+  o: Pick<ResolvedOptions, 'clientId' | 'clientSecret' | 'scopes' | 'authUrl'>,
+): MintFn {
+  const form = {
+    grant_type: 'client_credentials',
+    client_id: o.clientId ?? '',
+    client_secret: o.clientSecret ?? '',
+    scope: o.scopes.join(' '),
+  };
+  return () =>
+    exchange({
+      method: 'POST',
+      origin: o.authUrl,
+      path: '/oauth2/token',
+      form,
+      auth: false,
+      retry: 'safe',
+      response: TokenResponse,
+      context: 'Could not get an access token',
+      explain: explainCredentials,
+    });
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

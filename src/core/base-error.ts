@@ -1,30 +1,23 @@
 import { redact } from '../internal/redact.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+// A tag every copy of the package shares (the symbol registry is shared across realms).
+const BRAND = Symbol.for('partner-payments.error');
 
 /**
- * The base of every error the SDK throws. Catch it to catch them all.
+ * The base of every error the SDK throws. Catch it to catch them all. Errors that ended a call to
+ * the service are {@link CallError}s, which say whether the call may have taken effect.
  *
  * @example
  * try {
  *   await client.payments.create(orderId, { method: 'card', amount_cents: 1000 });
  * } catch (err) {
- *   if (err instanceof PaymentsError && err.outcomeUnknown) await reconcile(orderId);
- *   else throw err;
+ *   if (err instanceof PaymentsError) console.error(err.name, err.message);
+ *   throw err;
  * }
  */
 export class PaymentsError extends Error {
   override name = 'PaymentsError';
-  /**
-   * True when the request may or may not have taken effect on the service (a payment or refund
-   * whose request was sent but whose answer was lost). Read the order before trying again.
-   */
-  outcomeUnknown = false;
-  /**
-   * The `Idempotency-Key` an order creation sent on every attempt. Pass it back as
-   * `{ idempotencyKey }` to retry the same order without risking a second one.
-   */
-  idempotencyKey: string | undefined = undefined;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(redact(message), options);
@@ -50,13 +43,19 @@ export class PaymentsError extends Error {
    * the package, where `instanceof PaymentsError` is false.
    *
    * @example
-   * if (PaymentsError.is(err) && err.outcomeUnknown) await reconcile(orderId);
+   * if (PaymentsError.is(err)) console.error(err.name, err.message);
    */
   static is(value: unknown): value is PaymentsError {
     if (value instanceof PaymentsError) return true;
     // `instanceof Error` fails for an error from another realm (a vm context, a worker); the tag does not.
+    // A copy without the tag (an older version of the package) is recognised by its `outcomeUnknown`.
     return (
-      Object.prototype.toString.call(value) === '[object Error]' && 'outcomeUnknown' in (value as object)
+      typeof value === 'object' &&
+      value !== null &&
+      ((value as { [BRAND]?: unknown })[BRAND] === true || 'outcomeUnknown' in value) &&
+      Object.prototype.toString.call(value) === '[object Error]'
     );
   }
 }
+
+Object.defineProperty(PaymentsError.prototype, BRAND, { value: true });

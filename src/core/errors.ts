@@ -2,8 +2,10 @@ import { safeHeaders } from '../internal/redact.js';
 import { requestIdOf } from '../internal/request-id.js';
 import type { ErrorCode } from '../schemas/common.js';
 import { PaymentsError } from './base-error.js';
+import { CallError } from './call-error.js';
 
 export { PaymentsError } from './base-error.js';
+export { CallError } from './call-error.js';
 export * from './local-errors.js';
 
 /**
@@ -49,7 +51,7 @@ export interface APIErrorInit {
  * @example
  * if (err instanceof APIError) console.error(err.status, err.code, `request_id ${err.requestId}`);
  */
-export class APIError extends PaymentsError {
+export class APIError extends CallError {
   override name = 'APIError';
   /** The HTTP status. */
   readonly status: number;
@@ -170,7 +172,7 @@ export class InternalServerError extends APIError {
  * @example
  * if (err instanceof APIConnectionError && err.outcomeUnknown) await client.orders.get(orderId);
  */
-export class APIConnectionError extends PaymentsError {
+export class APIConnectionError extends CallError {
   override name = 'APIConnectionError';
   constructor(message = 'Connection error.', options?: { cause?: unknown }) {
     super(message, options);
@@ -199,7 +201,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
  *   throw err;
  * });
  */
-export class APIUserAbortError extends PaymentsError {
+export class APIUserAbortError extends CallError {
   override name = 'APIUserAbortError';
   constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
     super(message, options);
@@ -212,7 +214,7 @@ export class APIUserAbortError extends PaymentsError {
  * @example
  * if (err instanceof InvalidResponseError) console.error(err.status, err.requestId, err.message);
  */
-export class InvalidResponseError extends PaymentsError {
+export class InvalidResponseError extends CallError {
   override name = 'InvalidResponseError';
   readonly status: number;
   readonly requestId: string | undefined;

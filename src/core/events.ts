@@ -1,6 +1,7 @@
 /**
- * The events a {@link PaymentsClient} emits. Payloads carry what a dashboard or a log needs (method,
- * path, status, attempt, timing, request id) and never a secret: no token, no header, no query string.
+ * The events a {@link PaymentsClient} emits. Payloads carry what a dashboard or a log needs (call id,
+ * method, path, status, attempt, timing, request id) and never a secret: no token, no header, no
+ * query string. Every event of one call carries the same `callId`; `end` comes once per call.
  */
 
 /**
@@ -10,6 +11,8 @@
  * client.on('request', (e: RequestEvent) => log.debug(`${e.method} ${e.path} (attempt ${e.attempt})`));
  */
 export interface RequestEvent {
+  /** The call this attempt belongs to (shared by its attempts and its `end`). */
+  callId: string;
   method: string;
   /** The path without its query string (a query value may be a credential). */
   path: string;
@@ -23,6 +26,7 @@ export interface RequestEvent {
  * client.on('response', (e: ResponseEvent) => metrics.timing('payments.http', e.durationMs, { status: e.status }));
  */
 export interface ResponseEvent {
+  callId: string;
   method: string;
   path: string;
   status: number;
@@ -48,6 +52,7 @@ export type RetryReason = 'status' | 'connection' | 'timeout';
  * client.on('retry', (e: RetryEvent) => log.warn(`retry #${e.attempt} in ${e.delayMs}ms (${e.reason} ${e.status ?? ''})`));
  */
 export interface RetryEvent {
+  callId: string;
   method: string;
   path: string;
   /** The attempt that failed. */
@@ -75,6 +80,37 @@ export interface TokenEvent {
 }
 
 /**
+ * A call ended, once per call, however it ended: a result, an error response, or no response at all
+ * (connection refused or reset, timeout, deadline, abort, a token that could not be minted).
+ *
+ * @example
+ * client.on('end', (e: EndEvent) => {
+ *   metrics.timing('payments.call', e.durationMs, { route: e.route, ok: e.ok, status: e.status ?? 'none' });
+ *   if (e.outcomeUnknown) alerts.page(`reconcile ${e.method} ${e.path} (call ${e.callId})`);
+ * });
+ */
+export interface EndEvent {
+  callId: string;
+  method: string;
+  /** The path with its ids, without the query string. */
+  path: string;
+  /** The path template, such as `/pos/v1/orders/{order_id}`. */
+  route: string;
+  /** Whether the call gave a result. */
+  ok: boolean;
+  /** The status of the last response, when one arrived. */
+  status?: number;
+  /** The service's error code (`order_not_found`, ...), when an error response had one. */
+  code?: string;
+  /** Attempts sent (0 when the call ended before sending: an abort, a token that could not be minted). */
+  attempts: number;
+  /** From the call's start to its end, waits included. */
+  durationMs: number;
+  /** True when the call failed but may have taken effect (read before trying again). */
+  outcomeUnknown?: boolean;
+}
+
+/**
  * The event map of the client's emitter.
  *
  * @example
@@ -86,6 +122,7 @@ export interface PaymentsClientEvents {
   response: [ResponseEvent];
   retry: [RetryEvent];
   token: [TokenEvent];
+  end: [EndEvent];
 }
 
 /** How the core reports events: the client's `emit`, or a no-op. */
@@ -93,3 +130,12 @@ export type EmitFn = <K extends keyof PaymentsClientEvents>(
   name: K,
   payload: PaymentsClientEvents[K][0],
 ) => void;
+
+/**
+ * Where the core reports events. `wants(name)` is checked first, so that with nobody listening no
+ * payload object is ever built (the hot path).
+ */
+export interface EventSink {
+  wants(name: keyof PaymentsClientEvents): boolean;
+  emit: EmitFn;
+}

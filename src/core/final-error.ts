@@ -1,12 +1,84 @@
 /**
- * How a call's error is finished before it leaves the core: the one place that gives an order
- * creation's error its `Idempotency-Key` and flags an unknown outcome, whatever ended the call (a
- * status, a timeout, the deadline, the caller's abort, a token that could not be minted).
+ * The one place a call's error is finished: from the failure that ended the call, the retry
+ * decision and the call's spec, it gives an order creation's error its `Idempotency-Key`, flags an
+ * unknown outcome (with the spec's reconciliation as data and in words), says why a retryable
+ * failure was not retried, and writes the message once, redacted with the client's registry.
  */
+import type { SecretRegistry } from '../internal/redact.js';
 import type { AuthStrategy } from './auth.js';
-import { APIConnectionTimeoutError, APIError, PaymentsError } from './errors.js';
+import { PaymentsError } from './base-error.js';
+import { CallError } from './call-error.js';
+import { APIConnectionTimeoutError, APIError } from './errors.js';
 import type { RetryDecision } from './retry.js';
-import type { RequestSpec } from './types.js';
+import type { Reconciliation, RequestSpec } from './types.js';
+
+/** What a call ended with. */
+export interface CallEnding {
+  /** The error of the last attempt, or what stopped the call (an abort, the deadline, a token). */
+  error: unknown;
+  spec: RequestSpec & { context?: string | undefined };
+  /** The key an order creation sent. */
+  idempotencyKey: string | undefined;
+  /** Whether an attempt may have been processed (it failed ambiguously, or was in flight). */
+  ambiguous: boolean;
+  /** The retry decision, when the policy gave up on a retryable failure. */
+  decision?: (RetryDecision & { action: 'throw' }) | undefined;
+  secrets: SecretRegistry;
+}
+
+// The message an error had before a call finished it, so that finishing twice (a token error
+// finished by the grant, then by the call that waited for it) rewrites rather than appends.
+const BASE = Symbol('partner-payments.baseMessage');
+type Finishable = CallError & { [BASE]?: string };
+
+const DEFAULT_RECONCILE: Reconciliation = {
+  check: 'read the resource to learn whether it took effect before trying again',
+};
+
+/** The error a call throws. */
+export function finishError(ending: CallEnding): CallError {
+  const { spec, secrets } = ending;
+  const final = asCallError(ending.error, spec) as Finishable;
+  const base = final[BASE] ?? (spec.context ? `${spec.context}: ${final.message}` : final.message);
+  const parts = [base];
+  const why = ending.decision?.why;
+  if (why === 'wait_exceeds_deadline' || why === 'retry_after_too_long') {
+    const wait = final instanceof APIError ? final.retryAfterMs : undefined;
+    parts.push(
+      wait === undefined
+        ? 'Not retried: the next attempt would start after the deadline.'
+        : `Not retried: the service asked to wait ${Math.ceil(wait / 1000)} s (retryAfterMs), ${
+            why === 'wait_exceeds_deadline' ? 'beyond the deadline' : 'longer than the SDK waits on its own'
+          }.`,
+    );
+  }
+  if (spec.retry === 'keyed') final.idempotencyKey = ending.idempotencyKey;
+  if (spec.retry !== 'safe' && (ending.ambiguous || final.outcomeUnknown)) {
+    final.outcomeUnknown = true;
+    if (spec.retry === 'keyed') {
+      parts.push(
+        `The order may have been created: retry with { idempotencyKey: '${ending.idempotencyKey}' } to get it back without creating a second one.`,
+      );
+    } else {
+      final.reconcile = spec.reconcile ?? DEFAULT_RECONCILE;
+      parts.push(
+        `The outcome is unknown: the request was sent and may have been processed. ${sentence(final.reconcile)}`,
+      );
+    }
+  }
+  setMessage(final, secrets.redact(parts.join(' ')));
+  final[BASE] = secrets.redact(base);
+  if (final instanceof APIError) {
+    (final as { headers: Record<string, string> }).headers = secrets.headers(final.headers);
+  }
+  return final;
+}
+
+/** A reconciliation in words: "Read the order (client.orders.get('…')) and look for …." */
+export function sentence(r: Reconciliation): string {
+  const text = r.read ? `read ${r.subject ?? 'it'} (${r.read}) and ${r.check}` : r.check;
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
 
 /** The error of a call that reached its `deadlineMs`. */
 export function deadlineError(
@@ -21,50 +93,11 @@ export function deadlineError(
   );
 }
 
-/** Adds why a retryable failure was not retried (a wait that would not fit) to its message. */
-export function explainNoRetry(
-  error: PaymentsError,
-  decision: RetryDecision & { action: 'throw' },
-): PaymentsError {
-  if (decision.why !== 'wait_exceeds_deadline' && decision.why !== 'retry_after_too_long') return error;
-  const wait = error instanceof APIError && error.retryAfterMs !== undefined ? error.retryAfterMs : undefined;
-  error.message +=
-    wait === undefined
-      ? ' Not retried: the next attempt would start after the deadline.'
-      : ` Not retried: the service asked to wait ${Math.ceil(wait / 1000)} s (retryAfterMs), ${
-          decision.why === 'wait_exceeds_deadline'
-            ? 'beyond the deadline'
-            : 'longer than the SDK waits on its own'
-        }.`;
-  return error;
-}
-
-/**
- * The error a call throws. Anything that is not a {@link PaymentsError} is wrapped in one. A
- * `keyed` call (order creation) gets the key it sent; a `keyed` or `unsafe` call whose attempts may
- * have been processed (`ambiguous`) gets `outcomeUnknown: true` and says what to do.
- */
-export function finishError(
-  error: unknown,
-  spec: RequestSpec,
-  idempotencyKey: string | undefined,
-  ambiguous: boolean,
-): PaymentsError {
-  const final =
-    error instanceof PaymentsError
-      ? error
-      : new PaymentsError(`${spec.method} ${spec.path} failed unexpectedly (see cause).`, { cause: error });
-  if (spec.retry === 'safe') return final;
-  if (spec.retry === 'keyed') final.idempotencyKey = idempotencyKey;
-  if (!ambiguous || final.outcomeUnknown) return final;
-  final.outcomeUnknown = true;
-  final.message +=
-    spec.retry === 'keyed'
-      ? ` The order may have been created: retry with { idempotencyKey: '${idempotencyKey}' } to get it back without creating a second one.`
-      : ` The outcome is unknown: the request was sent and may have been processed. ${
-          spec.reconcile ?? 'Read the resource to learn whether it took effect before trying again.'
-        }`;
-  return final;
+// Anything that is not a CallError (a bug, a token function's error) becomes one, keeping its cause.
+function asCallError(error: unknown, spec: RequestSpec): CallError {
+  if (error instanceof CallError) return error;
+  if (error instanceof PaymentsError) return new CallError(error.message, { cause: error });
+  return new CallError(`${spec.method} ${spec.path} failed unexpectedly (see cause).`, { cause: error });
 }
 
 /**
@@ -87,7 +120,7 @@ export async function waitForToken(
       deadlineError(spec, deadlineMs, undefined, during),
     );
   } catch (error) {
-    throw error instanceof PaymentsError ? ownCopy(error) : error;
+    throw error instanceof Error ? ownCopy(error) : error;
   }
 }
 
@@ -107,9 +140,22 @@ function withinDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Err
   });
 }
 
-/** A copy of an error with the same class and fields, safe to change for one call. */
-function ownCopy<E extends PaymentsError>(error: E): E {
-  const copy = Object.create(Object.getPrototypeOf(error)) as E;
+// A real Error (so `util.types.isNativeError` and `PaymentsError.is` hold) of the same class and fields.
+function ownCopy<E extends Error>(error: E): E {
+  const copy = new Error(error.message) as E;
+  Object.setPrototypeOf(copy, Object.getPrototypeOf(error));
   Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
   return copy;
+}
+
+// The message, and the stack's first line (which repeats the message as it was at construction).
+function setMessage(error: Error, message: string): void {
+  const old = error.message;
+  const header = `${error.name}: ${old}`;
+  const stack = error.stack;
+  error.message = message;
+  if (typeof stack === 'string') {
+    const frames = stack.startsWith(header) ? stack.slice(header.length) : stack.slice(stack.indexOf('\n'));
+    error.stack = `${error.name}: ${message}${frames.startsWith('\n') ? frames : `\n${frames}`}`;
+  }
 }

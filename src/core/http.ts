@@ -1,26 +1,31 @@
 /**
- * The one path every call takes: build the request, get a token, send one attempt at a time with a
- * per-attempt timeout, read the answer, and let the pure retry policy decide what follows.
+ * The one path every call takes: give it an id, run the middleware around it, get a token, send one
+ * attempt at a time with a per-attempt timeout, let the pure retry policy decide what follows, and
+ * finish its error in one place. With no listener, middleware or tracer, none of the observability
+ * costs anything: no event object is built, no header object is copied.
  */
 import type { z } from 'zod';
+import type { SecretRegistry } from '../internal/redact.js';
 import { sleep } from '../internal/sleep.js';
-import type { AuthStrategy } from './auth.js';
+import { APIPromise, type ResponseMeta, responseMeta } from './api-promise.js';
 import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  type APIError,
-  APIUserAbortError,
-  type PaymentsError,
-  RequestValidationError,
-} from './errors.js';
-import type { EmitFn, RetryReason } from './events.js';
-import { deadlineError, explainNoRetry, finishError, waitForToken } from './final-error.js';
+  type AttemptContext,
+  type AttemptResult,
+  announceAttempt,
+  failedAttempt,
+  readAttempt,
+} from './attempt.js';
+import type { AuthStrategy } from './auth.js';
+import { bodyOf, CallState, callResult, endEvent, queryString } from './call.js';
+import { type APIError, APIUserAbortError } from './errors.js';
+import type { EventSink, RetryReason } from './events.js';
+import { deadlineError, finishError, waitForToken } from './final-error.js';
 import type { RateLimiter } from './limiter.js';
 import type { LogFn } from './logger.js';
+import { type Middleware, runMiddleware } from './middleware.js';
 import { lowerCaseHeaders } from './options.js';
-import { errorFromResponse, parseSuccess } from './response.js';
-import { type AttemptFailure, decideRetry, isAmbiguous } from './retry.js';
-import { classifyFailure, type Transport } from './transport.js';
+import { type AttemptFailure, decideRetry, isAmbiguous, type RetryDecision } from './retry.js';
+import type { Transport, TransportResponse } from './transport.js';
 import type { RequestSpec } from './types.js';
 
 /** What the core needs from the client. */
@@ -32,19 +37,32 @@ export interface CoreConfig {
   deadlineMs: number | undefined;
   /** Accept, User-Agent and the client's default headers, lower-case. */
   headers: Record<string, string>;
-  emit: EmitFn;
+  events: EventSink;
   log: LogFn | undefined;
   /** The client-side rate limit, when the `rateLimit` option is set. */
   limiter?: RateLimiter | undefined;
+  /** Adds what the SDK knows about an API call's failure before it is finished (the scope hint). */
+  explain?: (error: unknown, spec: RequestSpec) => unknown;
+  /** The client's secrets, for the one redaction of a finished error. */
+  secrets: SecretRegistry;
+  /** Around every call, the first outermost (the tracer's first when there is one). @default [] */
+  middleware: readonly Middleware[];
 }
 
-/** Where a request goes when it is not an API call (the token endpoint): a full URL and a form body. */
-export interface RawTarget {
-  url: string;
-  form: string;
+/**
+ * A request as the core sends it: an API call's spec, which the token grant extends with another
+ * root and a form body (one shape for both; the grant is sent with {@link HttpCore.exchange}).
+ */
+export interface CoreSpec<S extends z.ZodType = z.ZodType> extends RequestSpec<S> {
+  /** Another root than the base URL (the token issuer's); only without a bearer token. */
+  origin?: string;
+  /** A form-encoded body instead of JSON. */
+  form?: Record<string, string>;
+  /** What a failure's message starts with (`Could not get an access token`). */
+  context?: string;
+  /** Adds what the SDK knows about the failure before it is finished (the credentials hint). */
+  explain?: (error: unknown) => unknown;
 }
-
-type Attempt<T> = { ok: true; value: T } | { ok: false; error: PaymentsError; failure: AttemptFailure };
 
 const REASON: Record<AttemptFailure['kind'], RetryReason> = {
   connect: 'connection',
@@ -54,22 +72,76 @@ const REASON: Record<AttemptFailure['kind'], RetryReason> = {
   invalid_response: 'status',
 };
 
-/** Sends requests for one client. */
+/** Sends requests for one client (and the clients derived from it share its auth and transport). */
 export class HttpCore {
-  /** Set by the client after construction (minting a token goes through this core too). */
+  /** Set by the client after construction (minting a token goes through {@link exchange}). */
   auth: AuthStrategy | undefined;
   readonly #config: CoreConfig;
+  readonly #redactHeaders: (headers: Record<string, string>) => Record<string, string>;
+  readonly #callContext: AttemptContext;
+  readonly #exchangeContext: AttemptContext;
 
   constructor(config: CoreConfig) {
     this.#config = config;
+    this.#callContext = { events: config.events, log: config.log };
+    this.#exchangeContext = { events: undefined, log: config.log };
+    const secrets = config.secrets;
+    this.#redactHeaders = (headers) => secrets.headers(headers);
   }
 
-  /**
-   * Runs one call to completion: attempts, token replay, retries, waits. Every error leaves through
-   * one place ({@link finishError}), which gives an order creation's error its key and flags an
-   * unknown outcome when any attempt may have been processed, whatever ended the call.
-   */
-  async request<S extends z.ZodType>(spec: RequestSpec<S>, raw?: RawTarget): Promise<z.infer<S>> {
+  /** One API call: an id, the middleware, the attempts, one `end` event. */
+  call<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
+    const meta = responseMeta();
+    meta.redactHeaders = this.#redactHeaders;
+    const { events, middleware } = this.#config;
+    // The hot path: nothing wraps the call and nobody waits for its `end`.
+    if (middleware.length === 0 && !events.wants('end')) {
+      const headers = this.#headers(spec);
+      const state = this.#state(spec, headers);
+      return APIPromise.from(this.#run(spec, state, headers, meta, true), meta);
+    }
+    return APIPromise.from(this.#call(spec, meta), meta);
+  }
+
+  /** Attempts and retries without a call's id, middleware or events: the token grant. */
+  exchange<S extends z.ZodType>(spec: CoreSpec<S>): Promise<z.infer<S>> {
+    const headers = this.#headers(spec);
+    const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
+    return this.#run(spec, state, headers, undefined, false);
+  }
+
+  async #call<S extends z.ZodType>(spec: RequestSpec<S>, meta: ResponseMeta): Promise<z.infer<S>> {
+    const { events, middleware } = this.#config;
+    const headers = this.#headers(spec);
+    const state = this.#state(spec, headers);
+    try {
+      let value: z.infer<S>;
+      if (middleware.length === 0) value = await this.#run(spec, state, headers, meta, true);
+      else {
+        const result = await runMiddleware(middleware, state, async () => {
+          // Attempts send a copy: the token they add never shows in `call.headers`.
+          const data = await this.#run(spec, state, { ...headers }, meta, true);
+          return callResult(data, meta);
+        });
+        value = result.data as z.infer<S>;
+        meta.status = result.status;
+        meta.requestId = result.requestId;
+      }
+      if (events.wants('end')) events.emit('end', endEvent(state, true, undefined));
+      return value;
+    } catch (error) {
+      if (events.wants('end')) events.emit('end', endEvent(state, false, error));
+      throw error;
+    }
+  }
+
+  async #run<S extends z.ZodType>(
+    spec: CoreSpec<S>,
+    state: CallState,
+    headers: Record<string, string>,
+    meta: ResponseMeta | undefined,
+    isCall: boolean,
+  ): Promise<z.infer<S>> {
     const cfg = this.#config;
     const opts = spec.options;
     const signal = opts?.signal;
@@ -77,15 +149,17 @@ export class HttpCore {
     const timeoutMs = opts?.timeoutMs ?? cfg.timeoutMs;
     const deadlineMs = opts?.deadlineMs ?? cfg.deadlineMs;
     const deadlineAt = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
-    const url = raw ? raw.url : cfg.baseUrl + spec.path + queryString(spec.query);
-    const headers = this.#headers(spec, raw);
-    const body = raw ? raw.form : spec.body === undefined ? undefined : serialize(spec);
-    const auth = raw || spec.auth === false ? undefined : this.auth;
+    const origin = spec.origin !== undefined && spec.auth === false ? spec.origin : cfg.baseUrl;
+    const url = origin + spec.path + queryString(spec.query);
+    const body = bodyOf(spec);
+    const ctx = isCall ? this.#callContext : this.#exchangeContext;
+    const auth = spec.auth === false ? undefined : this.auth;
     let retriesDone = 0;
     let replayed = false;
     // Whether an attempt may have been processed: one failed ambiguously, or one was in flight.
     let ambiguous = false;
     let inFlight = false;
+    let decision: (RetryDecision & { action: 'throw' }) | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
         if (signal?.aborted) throw new APIUserAbortError();
@@ -101,8 +175,18 @@ export class HttpCore {
         const byDeadline = remaining !== undefined && remaining < timeoutMs;
         const limit = byDeadline ? remaining : timeoutMs;
         inFlight = true;
-        const result = await this.#attempt(spec, url, headers, body, attempt, limit, signal);
+        state.attempts = attempt;
+        const started = announceAttempt(ctx, spec, state);
+        let result: AttemptResult<z.infer<S>> | undefined;
+        let res: TransportResponse | undefined;
+        try {
+          res = await cfg.transport({ method: spec.method, url, headers, body, signal, timeoutMs: limit });
+        } catch (cause) {
+          result = failedAttempt(spec, cause, limit, url);
+        }
+        if (res) result = readAttempt(ctx, spec, state, res, started, meta);
         inFlight = false;
+        if (!result) throw new Error('unreachable: an attempt ends with a response or a failure');
         if (result.ok) return result.value;
         const { failure, error } = result;
         if (failure.kind === 'status' && failure.status === 429)
@@ -111,17 +195,14 @@ export class HttpCore {
         if (byDeadline && failure.kind === 'timeout') throw deadlineError(spec, deadlineMs, error);
         if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {
           // A token that expired in flight or was rotated: one fresh token, one replay, not a retry.
-          const curable = auth.unauthorized(token, (error as APIError).code);
-          if (curable && !replayed) {
+          const code = (error as APIError).code;
+          if (auth.unauthorized(token, code) && !replayed) {
             replayed = true;
-            cfg.log?.(
-              'info',
-              `${spec.method} ${spec.path}: token rejected (${(error as APIError).code}); replaying once`,
-            );
+            cfg.log?.('info', `${spec.method} ${spec.path}: token rejected (${code}); replaying once`);
             continue;
           }
         }
-        const decision = decideRetry({
+        const next = decideRetry({
           failure,
           mode: spec.retry,
           retriesDone,
@@ -129,37 +210,59 @@ export class HttpCore {
           remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
           random: Math.random(),
         });
-        if (decision.action === 'throw') throw explainNoRetry(error, decision);
+        if (next.action === 'throw') {
+          decision = next;
+          throw error;
+        }
         const status = failure.kind === 'status' ? failure.status : undefined;
-        cfg.emit('retry', {
-          method: spec.method,
-          path: spec.path,
-          attempt,
-          delayMs: decision.delayMs,
-          reason: REASON[failure.kind],
-          ...(status === undefined ? {} : { status }),
-        });
+        const retry = { attempt, delayMs: next.delayMs, reason: REASON[failure.kind] };
+        state.retried(
+          status === undefined ? { ...retry, at: Date.now() } : { ...retry, status, at: Date.now() },
+        );
+        if (ctx.events?.wants('retry')) {
+          const base = { callId: state.callId, method: spec.method, path: spec.path, ...retry };
+          ctx.events.emit('retry', status === undefined ? base : { ...base, status });
+        }
         cfg.log?.(
           'warn',
-          `${spec.method} ${spec.path} failed (${error.message}); retrying in ${decision.delayMs} ms`,
+          `${spec.method} ${spec.path} failed (${error.message}); retrying in ${next.delayMs} ms`,
         );
-        await sleep(decision.delayMs, signal);
+        await sleep(next.delayMs, signal);
         retriesDone++;
       }
     } catch (error) {
       // An error escaping an attempt in flight (the caller's abort) may follow a processed request.
-      const final = finishError(error, spec, headers['idempotency-key'], ambiguous || inFlight);
+      const explained = isCall
+        ? cfg.explain
+          ? cfg.explain(error, spec)
+          : error
+        : spec.explain
+          ? spec.explain(error)
+          : error;
+      const final = finishError({
+        error: explained,
+        spec,
+        idempotencyKey: headers['idempotency-key'],
+        ambiguous: ambiguous || inFlight,
+        decision,
+        secrets: cfg.secrets,
+      });
       if (final.outcomeUnknown) cfg.log?.('warn', final.message);
       throw final;
     }
   }
 
-  #headers(spec: RequestSpec, raw: RawTarget | undefined): Record<string, string> {
+  #state(spec: RequestSpec, headers: Record<string, string>): CallState {
+    const key = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
+    return new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, key);
+  }
+
+  #headers(spec: CoreSpec): Record<string, string> {
     const opts = spec.options;
     const headers = opts?.headers
       ? { ...this.#config.headers, ...lowerCaseHeaders(opts.headers) }
       : { ...this.#config.headers };
-    if (raw) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (spec.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     else if (spec.body !== undefined) headers['content-type'] = 'application/json';
     // One key per call, so every attempt of an order creation is the same order to the service.
     // A key given as a header counts as the caller's key too.
@@ -170,88 +273,4 @@ export class HttpCore {
     if (key !== undefined) headers['idempotency-key'] = key;
     return headers;
   }
-
-  async #attempt<S extends z.ZodType>(
-    spec: RequestSpec<S>,
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    attempt: number,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<Attempt<z.infer<S>>> {
-    const { emit, log, transport } = this.#config;
-    const { method, path } = spec;
-    emit('request', { method, path, attempt });
-    log?.('debug', `${method} ${path} (attempt ${attempt})`);
-    const started = Date.now();
-    let res: Awaited<ReturnType<Transport>>;
-    try {
-      res = await transport({ method, url, headers, body, signal, timeoutMs });
-    } catch (cause) {
-      if (signal?.aborted) throw new APIUserAbortError();
-      const failure = classifyFailure(cause);
-      const code = failure.code ? ` (${failure.code})` : '';
-      if (failure.phase === 'timeout') {
-        const error = new APIConnectionTimeoutError(
-          `${method} ${path} got no complete response within ${timeoutMs} ms${code}.`,
-          { cause: failure },
-        );
-        return { ok: false, error, failure: { kind: 'timeout' } };
-      }
-      const host = URL.parse(url)?.host ?? url;
-      const what =
-        failure.phase === 'connect'
-          ? `could not connect to ${host}; nothing was sent`
-          : `lost the connection to ${host} after the request was sent`;
-      const error = new APIConnectionError(`${method} ${path} ${what}${code}.`, { cause: failure });
-      return { ok: false, error, failure: { kind: failure.phase } };
-    }
-    const durationMs = Date.now() - started;
-    const { status } = res;
-    if (status >= 200 && status < 300) {
-      const parsed = parseSuccess(res, spec.response, `${method} ${path}`);
-      emit('response', {
-        method,
-        path,
-        status,
-        attempt,
-        durationMs,
-        requestId: parsed.ok ? parsed.requestId : parsed.error.requestId,
-      });
-      log?.('debug', `${method} ${path} -> ${status} (${durationMs} ms)`);
-      if (parsed.ok) return { ok: true, value: parsed.value };
-      const failure = { kind: 'invalid_response', status, unreadable: parsed.unreadable } as const;
-      return { ok: false, error: parsed.error, failure };
-    }
-    const error = errorFromResponse(res);
-    emit('response', { method, path, status, attempt, durationMs, requestId: error.requestId });
-    log?.(
-      'debug',
-      `${method} ${path} -> ${status} (${durationMs} ms, request_id ${error.requestId ?? 'none'})`,
-    );
-    return { ok: false, error, failure: { kind: 'status', status, retryAfterMs: error.retryAfterMs } };
-  }
-}
-
-/** The JSON body; a value JSON cannot carry (a BigInt, a cycle) is refused before anything is sent. */
-function serialize(spec: RequestSpec): string {
-  try {
-    return JSON.stringify(spec.body);
-  } catch (cause) {
-    const why = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
-    throw new RequestValidationError(`${spec.method} ${spec.path} body`, [
-      { path: [], message: `is not JSON (${why})` },
-    ]);
-  }
-}
-
-function queryString(query: RequestSpec['query']): string {
-  if (!query) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined) params.append(name, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }

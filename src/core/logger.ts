@@ -1,4 +1,4 @@
-import { redact } from '../internal/redact.js';
+import type { SecretRegistry } from '../internal/redact.js';
 
 /**
  * Anything shaped like `console` or a pino/winston logger.
@@ -40,12 +40,16 @@ export function isLogLevel(value: unknown): value is LogLevel {
  * A log function writing to `logger` from `level` up, or undefined when nothing would be written
  * (so the hot path can skip building the line).
  */
-export function makeLog(logger: Logger | undefined, level: LogLevel): LogFn | undefined {
+export function makeLog(
+  logger: Logger | undefined,
+  level: LogLevel,
+  secrets: SecretRegistry,
+): LogFn | undefined {
   if (!logger || level === 'off') return undefined;
   const min = RANK[level];
   return (at, message) => {
     if (RANK[at] < min) return;
-    // Every line passes through redact(): a message may quote a server's text.
-    logger[at](`[partner-payments] ${redact(message)}`);
+    // Every line is redacted with the client's secrets: a message may quote a server's text.
+    logger[at](`[partner-payments] ${secrets.redact(message)}`);
   };
 }

@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { DEFAULT_SCOPES, isSecureUrl, type Scope } from '../schemas/common.js';
 import { ConfigurationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './logger.js';
+import type { Middleware } from './middleware.js';
 import {
   type BucketLimit,
   type RateLimitOptions,
@@ -10,6 +11,7 @@ import {
 } from './rate-limit.js';
 import { processEnv } from './runtime.js';
 import type { TokenStore } from './token-store.js';
+import type { PaymentsTracer } from './tracing.js';
 
 /**
  * A bearer token, or a function that returns one (called before each attempt).
@@ -94,6 +96,29 @@ export interface PaymentsClientOptions {
    * @default undefined (no client-side limit)
    */
   rateLimit?: RateLimitOptions | undefined;
+  /**
+   * Around-functions run once per call (not per attempt), the first outermost; see
+   * `docs/observability.md`.
+   * @default [] (none)
+   */
+  middleware?: readonly Middleware[] | undefined;
+  /**
+   * An OpenTelemetry `Tracer` (`trace.getTracer('my-service')`): one CLIENT span per call and the
+   * W3C `traceparent` on every attempt. `@opentelemetry/api` is an optional peer dependency.
+   * @default undefined (no tracing)
+   */
+  tracer?: PaymentsTracer | undefined;
+}
+
+/** Checks a `middleware` option: an array of functions. */
+export function middlewareList(value: unknown): readonly Middleware[] {
+  if (!Array.isArray(value) || value.some((m) => typeof m !== 'function')) {
+    throw new ConfigurationError(
+      'middleware',
+      'must be an array of functions (call, next) => Promise<result>.',
+    );
+  }
+  return [...value] as Middleware[];
 }
 
 /** The options after defaults and checks. */
@@ -115,6 +140,8 @@ export interface ResolvedOptions {
   defaultHeaders: Record<string, string>;
   tokenStore: TokenStore | undefined;
   rateLimit: { limit: BucketLimit; store: RateLimitStore | undefined } | undefined;
+  middleware: readonly Middleware[];
+  tracer: PaymentsTracer | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -158,6 +185,12 @@ export function resolveOptions(
   if (options.logLevel !== undefined && !isLogLevel(options.logLevel)) {
     throw new ConfigurationError('logLevel', "must be one of 'debug', 'info', 'warn', 'error', 'off'.");
   }
+  if (options.tracer !== undefined && typeof options.tracer?.startSpan !== 'function') {
+    throw new ConfigurationError(
+      'tracer',
+      "must be an OpenTelemetry Tracer (trace.getTracer('my-service')).",
+    );
+  }
   return {
     clientId,
     clientSecret,
@@ -179,6 +212,8 @@ export function resolveOptions(
       limit: resolveRateLimit(options.rateLimit),
       store: options.rateLimit.store,
     },
+    middleware: options.middleware === undefined ? [] : middlewareList(options.middleware),
+    tracer: options.tracer,
   };
 }
 
@@ -231,7 +266,8 @@ function checkUrl(option: string, value: string | undefined, envVar: string): st
   return value.replace(/\/+$/, '');
 }
 
-function count(option: string, value: number | undefined, fallback: number): number {
+/** An integer option of 0 or more, or `fallback` when not given. */
+export function count(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new ConfigurationError(option, 'must be an integer of 0 or more.');
@@ -239,7 +275,8 @@ function count(option: string, value: number | undefined, fallback: number): num
   return value;
 }
 
-function duration(option: string, value: number | undefined, fallback: number): number {
+/** A positive number of milliseconds, or `fallback` when not given. */
+export function duration(option: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new ConfigurationError(option, 'must be a positive number of milliseconds.');

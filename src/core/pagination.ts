@@ -1,3 +1,5 @@
+import { APIPromise, type APIResponse } from './api-promise.js';
+
 /**
  * One page of a list endpoint.
  *
@@ -20,22 +22,23 @@ export interface Page<T> {
  * const first = await client.locations.list({ limit: 50 });      // one page
  * for await (const loc of client.locations.list({ limit: 200 })) { ... } // every item
  * for await (const page of client.locations.list().pages()) { ... }     // page by page
+ * const { data: page, requestId } = await client.locations.list().withResponse(); // the first page's request id
  */
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
-  #first: Promise<Page<T>> | undefined;
+  #first: APIPromise<Page<T>> | undefined;
 
   constructor(
-    private readonly fetchPage: (offset: number) => Promise<Page<T>>,
+    private readonly fetchPage: (offset: number) => APIPromise<Page<T>>,
     private readonly startOffset: number,
   ) {}
 
   /** A PagePromise that rejects with `error` when awaited or iterated. */
   static reject<T>(error: unknown): PagePromise<T> {
-    return new PagePromise<T>(() => Promise.reject(error), 0);
+    return new PagePromise<T>(() => APIPromise.rejected(error), 0);
   }
 
   // Started on first use, so that `for await` over a PagePromise does not fetch the first page twice.
-  private first(): Promise<Page<T>> {
+  private first(): APIPromise<Page<T>> {
     this.#first ??= this.fetchPage(this.startOffset);
     return this.#first;
   }
@@ -51,6 +54,16 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   /** The first page's failure, as on a promise. */
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<T> | R> {
     return this.first().catch(onRejected);
+  }
+
+  /**
+   * The first page with its request id, status and headers (as `APIPromise.withResponse()`).
+   *
+   * @example
+   * const { data: page, requestId } = await client.locations.list({ limit: 50 }).withResponse();
+   */
+  withResponse(): Promise<APIResponse<Page<T>>> {
+    return this.first().withResponse();
   }
 
   /** Every page, from the first, fetched one at a time as you iterate. */

@@ -3,7 +3,7 @@
  * whole fleet. Each instance keeps a local copy and touches the store only when that copy nears its
  * refresh time or the service refused it.
  */
-import { forgetSecret, registerSecret } from '../internal/redact.js';
+import type { SecretRegistry } from '../internal/redact.js';
 import { sleep } from '../internal/sleep.js';
 import { type AuthStrategy, type MintFn, mintToken, REFRESHABLE } from './auth.js';
 import { APIConnectionTimeoutError, APIUserAbortError } from './errors.js';
@@ -35,6 +35,7 @@ export class SharedTokenAuth implements AuthStrategy {
     private readonly store: TokenStore,
     private readonly key: string,
     log: LogFn | undefined,
+    private readonly secrets: SecretRegistry,
   ) {
     this.#guard = new StoreGuard('the token store', log);
   }
@@ -105,19 +106,19 @@ export class SharedTokenAuth implements AuthStrategy {
   }
 
   #adopt(stored: StoredToken): string {
-    registerSecret(stored.value);
+    this.secrets.add(stored.value);
     this.#keep({ value: stored.value, expiresAt: stored.expiresAt, refreshAt: stored.refreshAt });
     return stored.value;
   }
 
   async #mint(): Promise<string> {
-    const token = await mintToken(this.mint, this.emit);
+    const token = await mintToken(this.mint, this.emit, this.secrets);
     this.#keep(token);
     return token.value;
   }
 
   #keep(token: StoredToken): void {
-    if (this.#local && this.#local.value !== token.value) forgetSecret(this.#local.value);
+    if (this.#local && this.#local.value !== token.value) this.secrets.delete(this.#local.value);
     this.#local = token;
   }
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Scope } from '../schemas/common.js';
+import type { APIPromise } from './api-promise.js';
 
 /**
  * Options every resource method takes as its last argument.
@@ -52,6 +53,12 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
   method: 'GET' | 'POST';
   /** The path below the base URL, each parameter already encoded (`encodeURIComponent`). */
   path: string;
+  /**
+   * The path template, such as `/pos/v1/orders/{order_id}`: what events, middleware and span names
+   * show (low cardinality). Give it when the path holds ids.
+   * @default the path
+   */
+  route?: string;
   /** Query parameters; undefined values are left out. @default undefined (none) */
   query?: Record<string, string | number | boolean | undefined>;
   /** A JSON body (already validated). @default undefined (no body) */
@@ -67,12 +74,33 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
   /** The lenient response schema. */
   response: S;
   /**
-   * For `unsafe` calls: how the caller reconciles an unknown outcome (appended to the error).
-   * @default 'Read the resource to learn whether it took effect before trying again.'
+   * For `unsafe` calls: how the caller learns whether a call with an unknown outcome took effect.
+   * The error's message says it, and the error carries it as `reconcile`.
+   * @default { check: 'read the resource to learn whether it took effect before trying again' }
    */
-  reconcile?: string;
+  reconcile?: Reconciliation;
   /** The caller's per-call options. @default undefined (the client's settings) */
   options?: RequestOptions | undefined;
+}
+
+/**
+ * How to learn whether a call whose outcome is unknown took effect, as data (the error's message
+ * is written from it).
+ *
+ * @example
+ * const reconcile: Reconciliation = {
+ *   subject: 'the order',
+ *   read: `client.orders.get('${orderId}')`,
+ *   check: 'look for a payment of 1250 cents before creating another',
+ * };
+ */
+export interface Reconciliation {
+  /** What to read, in words (`the order`). @default 'it' */
+  subject?: string;
+  /** The call that shows the truth, as code, when there is one. @default undefined */
+  read?: string;
+  /** What to check or do, lower-case, without a final period. */
+  check: string;
 }
 
 /**
@@ -84,5 +112,5 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
  */
 export interface Requester {
   /** Sends one call described by `spec` and returns its parsed response. */
-  request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<z.infer<S>>;
+  request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>>;
 }

@@ -2,8 +2,10 @@
  * Scrubbing of secrets from anything the SDK writes: error messages, log lines, event payloads.
  *
  * Two layers: patterns that catch credentials whatever their value (bearer tokens, form fields,
- * JWT-shaped strings, `token=` query parameters), and the exact values a client registered as
- * secret (its client secret, its current access token).
+ * JWT-shaped strings, `token=` query parameters), and the exact values one client registered as
+ * secret (its client secret, its current access token) in its own {@link SecretRegistry}. A
+ * registry lives and dies with its client: there is no process-wide list that only grows, and one
+ * client's secret never redacts another client's words.
  */
 
 const REDACTED = '[REDACTED]';
@@ -21,16 +23,41 @@ const PATTERNS: RegExp[] = [
   /hmac-sha256=[0-9a-fA-F]+/g,
 ];
 
-const secrets = new Set<string>();
+/**
+ * The exact secret values of one client (and the clients derived from it): its client secret and
+ * the access tokens it currently holds. Released with the client.
+ */
+export class SecretRegistry {
+  readonly #values = new Set<string>();
 
-/** Registers an exact value that must never appear in output (at least 4 characters). */
-export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 4) secrets.add(value);
-}
+  /** Registers a value that must never appear in output (at least 4 characters). */
+  add(value: string | undefined | null): void {
+    if (value && value.length >= 4) this.#values.add(value);
+  }
 
-/** Forgets a value registered with {@link registerSecret} (a replaced access token). */
-export function forgetSecret(value: string | undefined | null): void {
-  if (value) secrets.delete(value);
+  /** Forgets a value (a replaced access token). */
+  delete(value: string | undefined | null): void {
+    if (value) this.#values.delete(value);
+  }
+
+  /** How many values are registered (for tests). */
+  get size(): number {
+    return this.#values.size;
+  }
+
+  /** `text` with this client's secrets and every generic credential pattern redacted. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.#values) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
+    return redact(out);
+  }
+
+  /** {@link safeHeaders} with this client's secrets redacted too. */
+  headers(headers: Record<string, string>): Record<string, string> {
+    return safeHeaders(headers, this);
+  }
 }
 
 // Values secret for the duration of a call (a launch token being exchanged), counted so that two
@@ -52,12 +79,12 @@ export function holdSecret(value: string): () => void {
   };
 }
 
-/** Returns `text` with every credential replaced by `[REDACTED]`. */
+/**
+ * Returns `text` with every credential that a generic pattern recognises, and every value held
+ * with {@link holdSecret}, replaced by `[REDACTED]`.
+ */
 export function redact(text: string): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
   for (const secret of held.keys()) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   }
@@ -81,11 +108,18 @@ const SECRET_HEADERS = new Set([
   'x-service-signature',
 ]);
 
-/** A copy of `headers` without credential-bearing headers. */
-export function safeHeaders(headers: Record<string, string>): Record<string, string> {
+/** A copy of `headers` without credential-bearing headers (and a client's secrets, given its registry). */
+export function safeHeaders(
+  headers: Record<string, string>,
+  registry?: SecretRegistry,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redact(value);
+    out[name] = SECRET_HEADERS.has(name.toLowerCase())
+      ? REDACTED
+      : registry
+        ? registry.redact(value)
+        : redact(value);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { holdSecret } from '../internal/redact.js';
@@ -26,17 +27,20 @@ export class LaunchTokens {
    * const link = await client.launchTokens.create({ location_id: locationId, role_slug: 'location_manager' });
    * res.redirect(link.launch_url);
    */
-  async create(params: LaunchTokenCreateParams, opts?: RequestOptions): Promise<LaunchToken> {
-    const body = validate(LaunchTokenCreateParams, params, 'launch token');
-    // Each call mints a new single-use credential; a duplicate is harmless (the unused one expires).
-    return this.client.request({
-      method: 'POST',
-      scope: 'svc/pos:launch',
-      path: '/pos/v1/launch-tokens',
-      body,
-      retry: 'safe',
-      response: LaunchToken,
-      options: opts,
+  create(params: LaunchTokenCreateParams, opts?: RequestOptions): APIPromise<LaunchToken> {
+    return APIPromise.run(() => {
+      const body = validate(LaunchTokenCreateParams, params, 'launch token');
+      // Each call mints a new single-use credential; a duplicate is harmless (the unused one expires).
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/pos:launch',
+        path: '/pos/v1/launch-tokens',
+        route: '/pos/v1/launch-tokens',
+        body,
+        retry: 'safe',
+        response: LaunchToken,
+        options: opts,
+      });
     });
   }
 
@@ -50,24 +54,31 @@ export class LaunchTokens {
    * @example
    * const session = await client.launchTokens.exchange(launchToken);
    */
-  async exchange(launchToken: string, opts?: RequestOptions): Promise<LaunchSession> {
-    const body = validate(LaunchExchangeParams, { launch_token: launchToken }, 'launch exchange');
-    // The token is the credential of this call: scrubbed from its errors and logs even when the
-    // service echoes it bare ("launch token lt_... was already used").
-    const release = holdSecret(launchToken);
-    try {
-      return await this.client.request({
-        method: 'POST',
-        path: '/pos/v1/public/launch-exchange',
-        body,
-        auth: false,
-        retry: 'unsafe',
-        reconcile: 'Launch tokens are single use: create a new one and start again.',
-        response: LaunchSession,
-        options: opts,
-      });
-    } finally {
-      release();
-    }
+  exchange(launchToken: string, opts?: RequestOptions): APIPromise<LaunchSession> {
+    return APIPromise.run(() => {
+      const body = validate(LaunchExchangeParams, { launch_token: launchToken }, 'launch exchange');
+      // The token is the credential of this call: scrubbed from its errors and logs even when the
+      // service echoes it bare ("launch token lt_... was already used").
+      const release = holdSecret(launchToken);
+      let call: APIPromise<LaunchSession>;
+      try {
+        call = this.client.request({
+          method: 'POST',
+          path: '/pos/v1/public/launch-exchange',
+          route: '/pos/v1/public/launch-exchange',
+          body,
+          auth: false,
+          retry: 'unsafe',
+          reconcile: { check: 'launch tokens are single use: create a new one and start again' },
+          response: LaunchSession,
+          options: opts,
+        });
+      } catch (error) {
+        release();
+        throw error;
+      }
+      call.then(release, release);
+      return call;
+    });
   }
 }

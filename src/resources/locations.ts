@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import { PagePromise } from '../core/pagination.js';
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
@@ -36,6 +37,7 @@ export class Locations {
           method: 'GET',
           scope: 'svc/locations:read',
           path: '/pos/v1/locations',
+          route: '/pos/v1/locations',
           query: { ...query, offset },
           retry: 'safe',
           response: LocationPage,
@@ -54,15 +56,18 @@ export class Locations {
    * const location = await client.locations.get(locationId);
    * if (!location.features.includes('payments')) throw new Error('payments are not enabled here');
    */
-  async get(locationId: string, opts?: RequestOptions): Promise<Location> {
-    checkIds({ locationId });
-    return this.client.request({
-      method: 'GET',
-      scope: 'svc/locations:read',
-      path: path`/pos/v1/locations/${locationId}`,
-      retry: 'safe',
-      response: Location,
-      options: opts,
+  get(locationId: string, opts?: RequestOptions): APIPromise<Location> {
+    return APIPromise.run(() => {
+      checkIds({ locationId });
+      return this.client.request({
+        method: 'GET',
+        scope: 'svc/locations:read',
+        path: path`/pos/v1/locations/${locationId}`,
+        route: '/pos/v1/locations/{location_id}',
+        retry: 'safe',
+        response: Location,
+        options: opts,
+      });
     });
   }
 }

@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { path } from '../internal/path.js';
@@ -33,18 +34,21 @@ export class Orders {
   create(
     params: OrderCreateParams & { return_url: string; cancel_url: string },
     opts?: RequestOptions,
-  ): Promise<OrderWithCheckout>;
-  create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated>;
-  async create(params: OrderCreateParams, opts?: RequestOptions): Promise<OrderCreated> {
-    const body = validate(OrderCreateRequest, params, 'order');
-    return this.client.request({
-      method: 'POST',
-      scope: 'svc/payments:create',
-      path: '/pos/v1/orders',
-      body,
-      retry: 'keyed',
-      response: OrderCreated,
-      options: opts,
+  ): APIPromise<OrderWithCheckout>;
+  create(params: OrderCreateParams, opts?: RequestOptions): APIPromise<OrderCreated>;
+  create(params: OrderCreateParams, opts?: RequestOptions): APIPromise<OrderCreated> {
+    return APIPromise.run(() => {
+      const body = validate(OrderCreateRequest, params, 'order');
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/payments:create',
+        path: '/pos/v1/orders',
+        route: '/pos/v1/orders',
+        body,
+        retry: 'keyed',
+        response: OrderCreated,
+        options: opts,
+      });
     });
   }
 
@@ -57,15 +61,18 @@ export class Orders {
    * const order = await client.orders.get(orderId);
    * console.log(order.status, order.payments.map((p) => p.status));
    */
-  async get(orderId: string, opts?: RequestOptions): Promise<Order> {
-    checkIds({ orderId });
-    return this.client.request({
-      method: 'GET',
-      scope: 'svc/payments:read',
-      path: path`/pos/v1/orders/${orderId}`,
-      retry: 'safe',
-      response: Order,
-      options: opts,
+  get(orderId: string, opts?: RequestOptions): APIPromise<Order> {
+    return APIPromise.run(() => {
+      checkIds({ orderId });
+      return this.client.request({
+        method: 'GET',
+        scope: 'svc/payments:read',
+        path: path`/pos/v1/orders/${orderId}`,
+        route: '/pos/v1/orders/{order_id}',
+        retry: 'safe',
+        response: Order,
+        options: opts,
+      });
     });
   }
 }

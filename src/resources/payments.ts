@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { formatCents } from '../internal/format.js';
@@ -24,18 +25,25 @@ export class Payments {
    * @example
    * const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 12_500 });
    */
-  async create(orderId: string, params: PaymentCreateParams, opts?: RequestOptions): Promise<Payment> {
-    checkIds({ orderId });
-    const body = validate(PaymentCreateParams, params, 'payment');
-    return this.client.request({
-      method: 'POST',
-      scope: 'svc/payments:create',
-      path: path`/pos/v1/orders/${orderId}/payments`,
-      body,
-      retry: 'unsafe',
-      reconcile: `Read the order (client.orders.get('${orderId}')) and look for a payment of ${formatCents(body.amount_cents)} before creating another.`,
-      response: Payment,
-      options: opts,
+  create(orderId: string, params: PaymentCreateParams, opts?: RequestOptions): APIPromise<Payment> {
+    return APIPromise.run(() => {
+      checkIds({ orderId });
+      const body = validate(PaymentCreateParams, params, 'payment');
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/payments:create',
+        path: path`/pos/v1/orders/${orderId}/payments`,
+        route: '/pos/v1/orders/{order_id}/payments',
+        body,
+        retry: 'unsafe',
+        reconcile: {
+          subject: 'the order',
+          read: `client.orders.get('${orderId}')`,
+          check: `look for a payment of ${formatCents(body.amount_cents)} before creating another`,
+        },
+        response: Payment,
+        options: opts,
+      });
     });
   }
 
@@ -47,15 +55,18 @@ export class Payments {
    * @example
    * const payment = await client.payments.get(orderId, paymentId);
    */
-  async get(orderId: string, paymentId: string, opts?: RequestOptions): Promise<Payment> {
-    checkIds({ orderId, paymentId });
-    return this.client.request({
-      method: 'GET',
-      scope: 'svc/payments:read',
-      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}`,
-      retry: 'safe',
-      response: Payment,
-      options: opts,
+  get(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<Payment> {
+    return APIPromise.run(() => {
+      checkIds({ orderId, paymentId });
+      return this.client.request({
+        method: 'GET',
+        scope: 'svc/payments:read',
+        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}`,
+        route: '/pos/v1/orders/{order_id}/payments/{payment_id}',
+        retry: 'safe',
+        response: Payment,
+        options: opts,
+      });
     });
   }
 
@@ -68,15 +79,18 @@ export class Payments {
    * @example
    * const { status, voided_at } = await client.payments.void(orderId, paymentId);
    */
-  async void(orderId: string, paymentId: string, opts?: RequestOptions): Promise<VoidResult> {
-    checkIds({ orderId, paymentId });
-    return this.client.request({
-      method: 'POST',
-      scope: 'svc/payments:create',
-      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/void`,
-      retry: 'safe',
-      response: VoidResult,
-      options: opts,
+  void(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<VoidResult> {
+    return APIPromise.run(() => {
+      checkIds({ orderId, paymentId });
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/payments:create',
+        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/void`,
+        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/void',
+        retry: 'safe',
+        response: VoidResult,
+        options: opts,
+      });
     });
   }
 }

@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { path } from '../internal/path.js';
@@ -21,23 +22,30 @@ export class Refunds {
    * @example
    * const refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500, reason: 'customer_request' });
    */
-  async create(
+  create(
     orderId: string,
     paymentId: string,
     params: RefundCreateParams,
     opts?: RequestOptions,
-  ): Promise<Refund> {
-    checkIds({ orderId, paymentId });
-    const body = validate(RefundCreateParams, params, 'refund');
-    return this.client.request({
-      method: 'POST',
-      scope: 'svc/payments:refund',
-      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
-      body,
-      retry: 'unsafe',
-      reconcile: `Read the order (client.orders.get('${orderId}')) and the payment's status before refunding again.`,
-      response: Refund,
-      options: opts,
+  ): APIPromise<Refund> {
+    return APIPromise.run(() => {
+      checkIds({ orderId, paymentId });
+      const body = validate(RefundCreateParams, params, 'refund');
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/payments:refund',
+        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
+        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
+        body,
+        retry: 'unsafe',
+        reconcile: {
+          subject: 'the order',
+          read: `client.orders.get('${orderId}')`,
+          check: "the payment's status before refunding again",
+        },
+        response: Refund,
+        options: opts,
+      });
     });
   }
 
@@ -50,15 +58,18 @@ export class Refunds {
    * const refund = await client.refunds.get(orderId, paymentId, refundId);
    * if (refund.status === 'failed') console.warn(refund.processor_message);
    */
-  async get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): Promise<Refund> {
-    checkIds({ orderId, paymentId, refundId });
-    return this.client.request({
-      method: 'GET',
-      scope: 'svc/payments:read',
-      path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds/${refundId}`,
-      retry: 'safe',
-      response: Refund,
-      options: opts,
+  get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): APIPromise<Refund> {
+    return APIPromise.run(() => {
+      checkIds({ orderId, paymentId, refundId });
+      return this.client.request({
+        method: 'GET',
+        scope: 'svc/payments:read',
+        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds/${refundId}`,
+        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds/{refund_id}',
+        retry: 'safe',
+        response: Refund,
+        options: opts,
+      });
     });
   }
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { APIPromise } from '../core/api-promise.js';
 import type { Requester, RequestOptions } from '../core/types.js';
 
 const JsonDocumentSchema = z.record(z.string(), z.unknown());
@@ -24,7 +25,7 @@ export class Specs {
    * const doc = await client.specs.openapi();
    * console.log(doc.openapi); // '3.1.0'
    */
-  openapi(opts?: RequestOptions): Promise<JsonDocument> {
+  openapi(opts?: RequestOptions): APIPromise<JsonDocument> {
     return this.fetch('openapi.json', opts);
   }
 
@@ -34,14 +35,15 @@ export class Specs {
    * @example
    * const doc = await client.specs.asyncapi();
    */
-  asyncapi(opts?: RequestOptions): Promise<JsonDocument> {
+  asyncapi(opts?: RequestOptions): APIPromise<JsonDocument> {
     return this.fetch('asyncapi.json', opts);
   }
 
-  private fetch(file: 'openapi.json' | 'asyncapi.json', opts?: RequestOptions): Promise<JsonDocument> {
+  private fetch(file: 'openapi.json' | 'asyncapi.json', opts?: RequestOptions): APIPromise<JsonDocument> {
     return this.client.request({
       method: 'GET',
       path: `/pos/v1/.well-known/${file}`,
+      route: `/pos/v1/.well-known/${file}`,
       auth: false,
       retry: 'safe',
       response: JsonDocumentSchema,

@@ -1,3 +1,4 @@
+import { APIPromise } from '../core/api-promise.js';
 import type { Requester, RequestOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { path } from '../internal/path.js';
@@ -21,22 +22,25 @@ export class WebhookEndpoints {
    * });
    * await secrets.put('payments-webhook-secret', endpoint.signing_secret);
    */
-  async create(
+  create(
     partnerId: string,
     params: WebhookEndpointCreateParams,
     opts?: RequestOptions,
-  ): Promise<WebhookEndpointCreated> {
-    checkIds({ partnerId });
-    const body = validate(WebhookEndpointCreateParams, params, 'webhook endpoint');
-    return this.client.request({
-      method: 'POST',
-      scope: 'svc/webhooks:subscribe',
-      path: path`/admin/v1/partners/${partnerId}/webhook-endpoints`,
-      body,
-      retry: 'unsafe',
-      reconcile: 'List your endpoints in the admin portal before registering the URL again.',
-      response: WebhookEndpointCreated,
-      options: opts,
+  ): APIPromise<WebhookEndpointCreated> {
+    return APIPromise.run(() => {
+      checkIds({ partnerId });
+      const body = validate(WebhookEndpointCreateParams, params, 'webhook endpoint');
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/webhooks:subscribe',
+        path: path`/admin/v1/partners/${partnerId}/webhook-endpoints`,
+        route: '/admin/v1/partners/{partner_id}/webhook-endpoints',
+        body,
+        retry: 'unsafe',
+        reconcile: { check: 'list your endpoints in the admin portal before registering the URL again' },
+        response: WebhookEndpointCreated,
+        options: opts,
+      });
     });
   }
 }

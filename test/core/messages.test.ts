@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   AuthenticationError,
+  type CallError,
   DEFAULT_SCOPES,
   PaymentsClient,
   type PaymentsClientOptions,
@@ -122,7 +123,7 @@ describe('other messages', () => {
     const c = client(() => json(500, { error: 'internal_error', message: 'boom', request_id: 'r' }));
     const error = await c.payments
       .create(ORDER, { method: 'card', amount_cents: 1 })
-      .catch((e: unknown) => e as PaymentsError);
+      .catch((e: unknown) => e as CallError);
     expect(error.outcomeUnknown).toBe(true);
     expect(error.message).toContain('look for a payment of 1 cent before creating another');
     const two = await client(() => json(500, { error: 'internal_error', message: 'boom' }))

@@ -4,7 +4,7 @@
 // an unreadable answer.
 import { HttpResponse, http } from 'msw';
 import { beforeEach, expect, it, vi } from 'vitest';
-import { PaymentsError } from '../../src/core/errors.js';
+import { type CallError, PaymentsError } from '../../src/core/errors.js';
 import { caught } from '../helpers/caught.js';
 import { LOCATION_ID } from '../helpers/fixtures.js';
 import { apiError, sequence, tokenEndpoint } from '../helpers/handlers.js';
@@ -27,9 +27,9 @@ describeTransports('orders.create keeps its Idempotency-Key on every failure', (
     const keys = sentKeys();
     expect(keys.size).toBe(1);
     const [key] = keys;
-    expect((error as PaymentsError).idempotencyKey).toBe(key);
-    expect((error as PaymentsError).outcomeUnknown).toBe(outcomeUnknown);
-    if (outcomeUnknown) expect((error as PaymentsError).message).toContain(`idempotencyKey: '${key}'`);
+    expect((error as CallError).idempotencyKey).toBe(key);
+    expect((error as CallError).outcomeUnknown).toBe(outcomeUnknown);
+    if (outcomeUnknown) expect((error as CallError).message).toContain(`idempotencyKey: '${key}'`);
   }
 
   it('503 (committed), then 401 token_expired, then the re-mint fails with 503', async () => {
@@ -47,8 +47,8 @@ describeTransports('orders.create keeps its Idempotency-Key on every failure', (
     const error = await caught(t.client({ maxRetries: 0 }).orders.create(params));
     expect(error).toBeInstanceOf(PaymentsError);
     expect(t.requests('POST', '/pos/v1/orders')).toHaveLength(0);
-    expect((error as PaymentsError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-    expect((error as PaymentsError).outcomeUnknown).toBe(false);
+    expect((error as CallError).idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect((error as CallError).outcomeUnknown).toBe(false);
   });
 
   it('503 (committed), then the deadline passes while a re-mint hangs', async () => {
@@ -120,7 +120,7 @@ describeTransports('orders.create keeps its Idempotency-Key on every failure', (
     const [a, b] = (await Promise.all([
       caught(client.orders.create(params)),
       caught(client.orders.create(params)),
-    ])) as PaymentsError[];
+    ])) as CallError[];
     expect(a?.idempotencyKey).toBeDefined();
     expect(b?.idempotencyKey).toBeDefined();
     expect(a?.idempotencyKey).not.toBe(b?.idempotencyKey);

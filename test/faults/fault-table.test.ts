@@ -5,6 +5,7 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   AuthenticationError,
+  type CallError,
   InternalServerError,
   InvalidResponseError,
   PaymentsError,
@@ -75,7 +76,7 @@ function expectEffects(c: FaultCase, effects: Run['effects'], expected: number, 
 
 function expectError(run: Run, c: FaultCase, outcomeUnknown: boolean, check: typeof expect): void {
   check('error' in run.result, `expected ${c.kind} to reject`).toBe(true);
-  const error = (run.result as { error: PaymentsError }).error;
+  const error = (run.result as { error: CallError }).error;
   check(error).toBeInstanceOf(PaymentsError);
   check(error.name).toBe(FAULTS[c.fault].error);
   check(error).toBeInstanceOf(ERROR_CLASSES[FAULTS[c.fault].error]);

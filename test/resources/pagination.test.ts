@@ -1,17 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { APIPromise, responseMeta } from '../../src/core/api-promise.js';
 import { type Page, PagePromise } from '../../src/index.js';
+
+// A page fetcher as the client's core gives it: an APIPromise.
+const api =
+  <T>(fetch: (offset: number) => Promise<Page<T>>) =>
+  (offset: number) =>
+    APIPromise.from(fetch(offset), responseMeta());
 
 function pager(total: number, limit: number) {
   const offsets: number[] = [];
   const list = (start = 0) =>
-    new PagePromise<number>(async (offset): Promise<Page<number>> => {
-      offsets.push(offset);
-      const items = Array.from(
-        { length: Math.max(0, Math.min(limit, total - offset)) },
-        (_, i) => offset + i,
-      );
-      return { items, total, limit, offset };
-    }, start);
+    new PagePromise<number>(
+      api(async (offset): Promise<Page<number>> => {
+        offsets.push(offset);
+        const items = Array.from(
+          { length: Math.max(0, Math.min(limit, total - offset)) },
+          (_, i) => offset + i,
+        );
+        return { items, total, limit, offset };
+      }),
+      start,
+    );
   return { list, offsets };
 }
 
@@ -51,10 +61,13 @@ describe('PagePromise', () => {
 
   it('stops on an empty page even if total says more', async () => {
     let calls = 0;
-    const list = new PagePromise<number>(async (offset) => {
-      calls++;
-      return { items: [], total: 10, limit: 5, offset };
-    }, 0);
+    const list = new PagePromise<number>(
+      api(async (offset) => {
+        calls++;
+        return { items: [], total: 10, limit: 5, offset };
+      }),
+      0,
+    );
     const seen: number[] = [];
     for await (const n of list) seen.push(n);
     expect(seen).toEqual([]);
