@@ -3,20 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
 import type { EndEvent, PaymentsClientEvents } from '../../src/core/events.js';
 import { caught } from '../helpers/caught.js';
-import { ORDER_ID, orderCreated } from '../helpers/fixtures.js';
+import { ORDER_ID, openOrderBody, orderCreated } from '../helpers/fixtures.js';
 import { apiError, sequence } from '../helpers/handlers.js';
 import { type RawServer, refusedUrl, resetAfterRead, startRawServer } from '../helpers/raw-server.js';
 import { describeTransports } from '../helpers/transports.js';
 
-const order = {
-  order_id: ORDER_ID,
-  location_id: ORDER_ID,
-  status: 'open',
-  total_cents: 100,
-  payments: [],
-  created_at: '2026-05-12T10:00:00Z',
-  updated_at: '2026-05-12T10:00:00Z',
-};
+const order = openOrderBody;
 
 type Recorded = { name: keyof PaymentsClientEvents; payload: Record<string, unknown> };
 

@@ -3,19 +3,11 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { NotFoundError } from '../../src/core/errors.js';
 import type { Call, Middleware } from '../../src/core/middleware.js';
 import { caught } from '../helpers/caught.js';
-import { ORDER_ID } from '../helpers/fixtures.js';
+import { ORDER_ID, openOrderBody } from '../helpers/fixtures.js';
 import { apiError, sequence, TOKEN_PREFIX } from '../helpers/handlers.js';
 import { describeTransports } from '../helpers/transports.js';
 
-const order = {
-  order_id: ORDER_ID,
-  location_id: ORDER_ID,
-  status: 'open',
-  total_cents: 100,
-  payments: [],
-  created_at: '2026-05-12T10:00:00Z',
-  updated_at: '2026-05-12T10:00:00Z',
-};
+const order = openOrderBody;
 
 describeTransports('middleware', (t) => {
   afterEach(() => vi.restoreAllMocks());

@@ -9,19 +9,11 @@ import {
 import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { caught } from '../helpers/caught.js';
-import { LOCATION_ID, ORDER_ID, orderCreatedBody } from '../helpers/fixtures.js';
+import { LOCATION_ID, ORDER_ID, openOrderBody, orderCreatedBody } from '../helpers/fixtures.js';
 import { apiError, sequence, TEST_CLIENT_SECRET, TOKEN_PREFIX } from '../helpers/handlers.js';
 import { describeTransports } from '../helpers/transports.js';
 
-const order = {
-  order_id: ORDER_ID,
-  location_id: LOCATION_ID,
-  status: 'open',
-  total_cents: 100,
-  payments: [],
-  created_at: '2026-05-12T10:00:00Z',
-  updated_at: '2026-05-12T10:00:00Z',
-};
+const order = openOrderBody;
 
 let exporter: InMemorySpanExporter;
 let provider: BasicTracerProvider;

@@ -1,19 +1,11 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, expect, it, vi } from 'vitest';
 import { caught } from '../helpers/caught.js';
-import { ORDER_ID } from '../helpers/fixtures.js';
+import { ORDER_ID, openOrderBody } from '../helpers/fixtures.js';
 import { apiError } from '../helpers/handlers.js';
 import { describeTransports } from '../helpers/transports.js';
 
-const order = {
-  order_id: ORDER_ID,
-  location_id: ORDER_ID,
-  status: 'open',
-  total_cents: 100,
-  payments: [],
-  created_at: '2026-05-12T10:00:00Z',
-  updated_at: '2026-05-12T10:00:00Z',
-};
+const order = openOrderBody;
 
 describeTransports('withOptions', (t) => {
   afterEach(() => vi.restoreAllMocks());

@@ -25,3 +25,14 @@ export const paymentBody = {
 export const orderCreated = () => HttpResponse.json(orderCreatedBody, { status: 201 });
 /** 201 with the pending payment. */
 export const paymentCreated = () => HttpResponse.json(paymentBody, { status: 201 });
+
+/** An open order as `GET /pos/v1/orders/{id}` answers it (no payments yet). */
+export const openOrderBody = {
+  order_id: ORDER_ID,
+  location_id: LOCATION_ID,
+  status: 'open',
+  total_cents: 100,
+  payments: [],
+  created_at: '2026-05-12T10:00:00Z',
+  updated_at: '2026-05-12T10:00:00Z',
+};
