@@ -10,7 +10,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher, request, util } from 'undici';
 import { VERSION } from '../src/version.js';
 import type { Comparison } from './report.js';
 import { sdk } from './sdk.js';
@@ -50,6 +50,32 @@ export function level3Order() {
   };
 }
 
+/**
+ * The transport's limit: a GET through undici's dispatcher API with the least handler that keeps
+ * the body (what the SDK's transport does, without the SDK). Shown for context, with no goal.
+ */
+function dispatchGet(dispatcher: Agent, url: string): Promise<string> {
+  const { origin, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    dispatcher.dispatch({ origin, path: pathname, method: 'GET', headers: HEADERS }, {
+      onConnect() {},
+      onHeaders(_status: number, raw: Buffer[]) {
+        util.parseHeaders(raw);
+        return true;
+      },
+      onData(chunk: Buffer) {
+        chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        resolve(Buffer.concat(chunks).toString('utf8'));
+      },
+      onError: reject,
+    } as unknown as Dispatcher.DispatchHandler);
+  });
+}
+
 export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]> {
   const server = await startBenchServer();
   // The SDK's own default transport (its shared keep-alive Agent) is what partners get.
@@ -59,6 +85,7 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const traced = client.withOptions({ tracer: provider.getTracer('bench') });
   const agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
+  const agent2 = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
   const orderUrl = `${server.url}/pos/v1/orders/${ORDER_ID}`;
   const createUrl = `${server.url}/pos/v1/orders`;
   const payload = level3Order();
@@ -85,6 +112,8 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
               perRound,
               concurrency,
             ),
+          dispatch: () =>
+            throughput(async () => JSON.parse(await dispatchGet(agent2, orderUrl)), perRound, concurrency),
         },
         rounds,
       );
@@ -108,6 +137,15 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
           baselineName: 'raw fetch',
           baseline: summarize(rates.fetch),
           goal: 1,
+          requests,
+        },
+        {
+          figure,
+          unit: 'req/s',
+          sdk: sdkRate,
+          baselineName: 'raw undici dispatch, minimal handler',
+          baseline: summarize(rates.dispatch),
+          goal: 0,
           requests,
         },
         {
@@ -152,6 +190,7 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
     });
   } finally {
     await agent.close();
+    await agent2.close();
     await provider.shutdown();
     server.stop();
   }

@@ -3,7 +3,8 @@
 // `browser` conditions) replaces this file with default-transport.web.ts: no reference to undici.
 import { globalFetchTransport, type TransportOptions } from './global-fetch.js';
 import { isNode } from './runtime.js';
-import { fetchTransport, type Transport, undiciTransport } from './transport.js';
+import { fetchTransport, type Transport } from './transport.js';
+import { undiciTransport } from './undici-transport.js';
 
 /**
  * The caller's `fetch`; else, on Node.js, undici (loaded on the first request); elsewhere the

@@ -1,5 +1,3 @@
-import type { EventEmitter } from 'node:events';
-import type { Agent, Dispatcher } from 'undici';
 import { type Attempt, AttemptClock } from './attempt-clock.js';
 
 /** One HTTP exchange as the core hands it to a transport. */
@@ -87,71 +85,6 @@ export function classifyFailure(error: unknown): TransportError {
   return new TransportError(phase, code, { cause: error });
 }
 
-type Undici = typeof import('undici');
-let undiciModule: Promise<Undici> | undefined;
-let sharedAgent: Agent | undefined;
-
-/**
- * undici, imported on the first request rather than with the package: importing the SDK stays
- * cheap, and a runtime that never sends through undici never loads it.
- */
-function loadUndici(): Promise<Undici> {
-  undiciModule ??= import('undici');
-  return undiciModule;
-}
-
-/** The dispatcher the undici transport uses: the caller's, a proxy agent, or the shared agent. */
-export function makeDispatcher(
-  undici: Undici,
-  options: { dispatcher?: Dispatcher | undefined; proxy?: string | undefined },
-): Dispatcher {
-  if (options.dispatcher) return options.dispatcher;
-  if (options.proxy) return new undici.ProxyAgent(options.proxy);
-  // One keep-alive pool for every client of the process that brings no dispatcher of its own.
-  sharedAgent ??= new undici.Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
-  return sharedAgent;
-}
-
-/**
- * The default transport: undici `request()`, faster than `fetch` for small JSON exchanges. The
- * client's {@link AttemptClock} ends each attempt at `timeoutMs` from its start, body included
- * (the attempt itself is the signal undici listens to: no timer or AbortController per request).
- */
-export function undiciTransport(
-  options: { dispatcher?: Dispatcher | undefined; proxy?: string | undefined },
-  clock: AttemptClock = new AttemptClock(),
-): Transport {
-  let undici: Undici | undefined;
-  let dispatcher: Dispatcher | undefined;
-  return async (req) => {
-    // The first request loads undici, before its attempt's time starts.
-    if (!undici) {
-      try {
-        undici = await loadUndici();
-        dispatcher = makeDispatcher(undici, options);
-      } catch (error) {
-        throw new TransportError('connect', undefined, { cause: error });
-      }
-    }
-    const attempt = clock.start(req.timeoutMs, req.signal);
-    try {
-      const res = await undici.request(req.url, {
-        method: req.method as Dispatcher.HttpMethod,
-        headers: req.headers,
-        body: req.body,
-        signal: attempt as unknown as EventEmitter,
-        dispatcher,
-      });
-      const bodyText = await res.body.text();
-      return { status: res.statusCode, headers: flattenHeaders(res.headers), bodyText };
-    } catch (error) {
-      throw failureOf(attempt, error);
-    } finally {
-      clock.end(attempt);
-    }
-  };
-}
-
 /** A transport over a `fetch` function (the caller's, or one that msw intercepts). */
 export function fetchTransport(
   fetchFn: typeof globalThis.fetch,
@@ -188,13 +121,4 @@ function failureOf(attempt: Attempt, error: unknown): TransportError {
   return attempt.timedOut
     ? new TransportError('timeout', undefined, { cause: error })
     : classifyFailure(error);
-}
-
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in raw) {
-    const value = raw[name];
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }
