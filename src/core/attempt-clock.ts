@@ -14,8 +14,8 @@ export class AttemptTimeout extends Error {
 }
 
 /**
- * An attempt in flight. It is also the signal handed to undici's `request()`, which accepts an
- * EventEmitter-style object (`once`/`removeListener('abort')`): no `AbortController` per request.
+ * An attempt in flight, with one `abort` listener (`once`/`removeListener('abort')`, the shape of
+ * an EventEmitter signal): the transport stops its exchange on it. No `AbortController` per request.
  */
 export class Attempt {
   aborted = false;

@@ -64,7 +64,7 @@ export interface PaymentsClientOptions {
   /**
    * A `fetch` to use instead of the default transport (to run behind msw, or with your own
    * instrumentation).
-   * @default undefined (on Node.js undici `request()` on a keep-alive agent, loaded on the first
+   * @default undefined (on Node.js undici's dispatcher on a keep-alive agent, loaded on the first
    * request; on Bun, Deno, Workers and Vercel Edge the global `fetch`)
    */
   fetch?: typeof globalThis.fetch | undefined;

@@ -42,7 +42,7 @@ export function makeDispatcher(
 /**
  * The default transport. The client's {@link AttemptClock} ends each attempt at `timeoutMs` from
  * its start, connection wait and body included: the attempt rejects at once, and the exchange is
- * aborted as soon as undici hands it a connection.
+ * aborted as soon as undici hands it a connection (a request that never got one was not sent).
  */
 export function undiciTransport(
   options: { dispatcher?: Dispatcher | undefined; proxy?: string | undefined },
@@ -101,6 +101,7 @@ type ParseHeaders = (raw: Buffer[]) => Record<string, string | string[] | undefi
 
 /** One exchange: undici's (legacy, stable across undici 6 and 7) handler interface. */
 class Exchange {
+  /** undici's abort, given when it is about to write the request (not before). */
   #abort: ((reason: unknown) => void) | undefined = undefined;
   #settled = false;
   #status = 0;
@@ -157,10 +158,14 @@ class Exchange {
     if (this.#settled) return;
     this.#settled = true;
     this.clock.end(this.attempt);
+    // Out of time before undici wrote a byte (no connection, or none free in the pool): nothing was
+    // sent, which makes even a payment safe to retry.
     this.reject(
-      this.attempt.timedOut
-        ? new TransportError('timeout', undefined, { cause: error })
-        : classifyFailure(error),
+      !this.attempt.timedOut
+        ? classifyFailure(error)
+        : this.#abort
+          ? new TransportError('timeout', undefined, { cause: error })
+          : new TransportError('connect', 'UND_ERR_CONNECT_TIMEOUT', { cause: error }),
     );
   }
 }
