@@ -3,7 +3,8 @@ import { issueLine } from '../internal/issues.js';
 import { type AuthRequirement, authenticate, type Caller } from './auth.js';
 import type { MockCore } from './core.js';
 import { observed } from './exchanges.js';
-import { defaultErrorCode, type FaultQueue } from './faults.js';
+import { playFault } from './fault-play.js';
+import type { FaultQueue } from './faults.js';
 import { TIER_LIMITS, takeToken } from './rate-limit.js';
 import { errorResponse, MockApiError, newRequestId, unexpectedErrorResponse } from './respond.js';
 
@@ -106,22 +107,23 @@ export function createDispatch(
   return (request: Request): Promise<Response> => observed(request, dispatch);
   async function dispatch(request: Request, markFaulted: () => void): Promise<Response> {
     const requestId = newRequestId();
+    const answer = () => serve(request, requestId);
     try {
       beforeEach();
+      const fault = faults.take(request, new URL(request.url).pathname);
+      if (!fault) return await answer();
+      markFaulted();
+      // Waits run on the mock clock: advance it (or run a real-time clock) to let the answer out.
+      return await playFault(fault, answer, core.clock, requestId);
+    } catch (error) {
+      if (error instanceof MockApiError) return errorResponse(error, requestId);
+      return unexpectedErrorResponse(error, requestId);
+    }
+  }
+  /** The route's own answer: maintenance, body limit, auth, rate limit, then the handler. */
+  async function serve(request: Request, requestId: string): Promise<Response> {
+    try {
       const url = new URL(request.url);
-      const fault = faults.take(request.method, url.pathname);
-      if (fault) {
-        markFaulted();
-        // The delay runs on the mock clock: advance it (or run a real-time clock) to let the answer out.
-        if (fault.delayMs) await core.clock.sleep(fault.delayMs);
-        if (fault.network) return Response.error();
-        if (fault.status !== undefined) {
-          const headers: Record<string, string> =
-            fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
-          const code = fault.error ?? defaultErrorCode(fault.status);
-          throw new MockApiError(fault.status, code, fault.message ?? 'Injected fault', headers);
-        }
-      }
       if (core.maintenance) {
         throw new MockApiError(
           503,
