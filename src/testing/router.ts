@@ -11,26 +11,34 @@ import { errorResponse, MockApiError, newRequestId, unexpectedErrorResponse } fr
 /** The body size limit of api.md section 9. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** What a route handler gets. */
-export interface RouteContext {
+/** What a route handler gets; `Body` is what its operation's request schema parses to. */
+export interface RouteContext<Body = unknown> {
   request: Request;
   url: URL;
   /** The origin the request came in on: URLs the mock hands out are built from it. */
   origin: string;
+  /** Path parameters, named as in the route table's path template (`order_id`). */
   params: Record<string, string>;
   requestId: string;
   /** Set when the route requires authentication. */
   caller: Caller;
   rawBody: string;
-  /** Parses the JSON body with a request schema; shape errors are 400, rule errors 422. */
-  parse<S extends z.ZodType>(schema: S): z.output<S>;
+  /**
+   * Parses the JSON body with the operation's request schema from the route table; shape errors
+   * are 400, rule errors 422. Called by the handler, so its own checks (404s) may come first.
+   */
+  body(): Body;
 }
 
+/** One route, derived from an operation of the route table (routes/index.ts). */
 export interface Route {
   method: string;
-  /** A path with `:name` segments, e.g. `/pos/v1/orders/:orderId`. */
+  /** A path with `:name` segments, e.g. `/pos/v1/orders/:order_id`. */
   pattern: string;
+  operationId: string;
   auth?: AuthRequirement;
+  /** The request schema `ctx.body()` parses with. */
+  body?: z.ZodType;
   handle(ctx: RouteContext): Response | Promise<Response>;
 }
 
@@ -186,8 +194,9 @@ export function createDispatch(
         requestId,
         caller,
         rawBody,
-        parse(schema) {
-          const result = schema.safeParse(parseJson(rawBody));
+        body() {
+          if (!route.body) throw new Error(`${route.operationId} takes no JSON body`);
+          const result = route.body.safeParse(parseJson(rawBody));
           if (!result.success) throw issuesToError(result.error.issues);
           return result.data;
         },

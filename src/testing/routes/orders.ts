@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { uuid } from '../../schemas/common.js';
-import { OrderCreateParams } from '../../schemas/orders.js';
 import type { MockCore } from '../core.js';
 import { findOrder, fingerprint, payableLocation } from '../lookup.js';
 import { fail, json, MockApiError } from '../respond.js';
-import type { Route, RouteContext } from '../router.js';
+import type { RouteContext } from '../router.js';
 import type { OrderRecord } from '../state.js';
 import { orderView } from '../views.js';
+import type { BodyOf, Handlers } from './index.js';
 
 /** How long an Idempotency-Key is remembered (spec section 8). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -14,29 +14,15 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 export const CHECKOUT_TTL_MS = 5 * 60_000;
 
 /** 4.1 create order (with idempotency and hosted checkout) and 4.2 get order. */
-export function orderRoutes(core: MockCore): Route[] {
-  return [
-    {
-      method: 'POST',
-      pattern: '/pos/v1/orders',
-      auth: { scope: 'svc/payments:create', allowUserPool: true },
-      handle: (ctx) => createOrder(core, ctx),
-    },
-    {
-      method: 'GET',
-      pattern: '/pos/v1/orders/:orderId',
-      auth: { scope: 'svc/payments:read' },
-      handle: (ctx) =>
-        json(
-          200,
-          orderView(findOrder(core.state, ctx.caller, ctx.params.orderId), core.state),
-          ctx.requestId,
-        ),
-    },
-  ];
+export function orderRoutes(core: MockCore): Pick<Handlers, 'createOrder' | 'getOrder'> {
+  return {
+    createOrder: (ctx) => createOrder(core, ctx),
+    getOrder: (ctx) =>
+      json(200, orderView(findOrder(core.state, ctx.caller, ctx.params.order_id), core.state), ctx.requestId),
+  };
 }
 
-async function createOrder(core: MockCore, ctx: RouteContext): Promise<Response> {
+async function createOrder(core: MockCore, ctx: RouteContext<BodyOf<'createOrder'>>): Promise<Response> {
   const key = ctx.request.headers.get('idempotency-key');
   let storeKey: string | null = null;
   let print = '';
@@ -56,7 +42,7 @@ async function createOrder(core: MockCore, ctx: RouteContext): Promise<Response>
       return json(201, seen.body, ctx.requestId, { 'idempotent-replayed': 'true' });
     }
   }
-  const params = ctx.parse(OrderCreateParams);
+  const params = ctx.body();
   payableLocation(core.state, ctx.caller.partnerId, params.location_id);
   const now = core.clock.iso();
   const order: OrderRecord = {

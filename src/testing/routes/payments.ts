@@ -1,46 +1,32 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { PaymentCreateParams } from '../../schemas/payments.js';
 import type { MockCore } from '../core.js';
 import { findOrder, findPayment, payableLocation } from '../lookup.js';
 import { deriveOrderStatus, remainingCents } from '../order-status.js';
 import { fail, json, MockApiError } from '../respond.js';
-import type { Route, RouteContext } from '../router.js';
+import type { RouteContext } from '../router.js';
 import type { OrderRecord, PaymentRecord } from '../state.js';
 import { eventResource, paymentCreatedView, paymentView } from '../views.js';
+import type { Handlers } from './index.js';
 
 const CLOSED_ORDER = new Set(['voided', 'refunded', 'cancelled']);
 
 /** 4.3 create payment, 4.4 get payment, 4.5 void payment. */
-export function paymentRoutes(core: MockCore): Route[] {
-  const base = '/pos/v1/orders/:orderId/payments';
-  return [
-    {
-      method: 'POST',
-      pattern: base,
-      auth: { scope: 'svc/payments:create' },
-      handle(ctx) {
-        const order = findOrder(core.state, ctx.caller, ctx.params.orderId);
-        const params = ctx.parse(PaymentCreateParams);
-        const p = createPayment(core, order, params.amount_cents, params.level3 ?? order.level3);
-        return json(201, paymentCreatedView(p), ctx.requestId);
-      },
+export function paymentRoutes(
+  core: MockCore,
+): Pick<Handlers, 'createPayment' | 'getPayment' | 'voidPayment'> {
+  return {
+    createPayment(ctx) {
+      const order = findOrder(core.state, ctx.caller, ctx.params.order_id);
+      const params = ctx.body();
+      const p = createPayment(core, order, params.amount_cents, params.level3 ?? order.level3);
+      return json(201, paymentCreatedView(p), ctx.requestId);
     },
-    {
-      method: 'GET',
-      pattern: `${base}/:paymentId`,
-      auth: { scope: 'svc/payments:read' },
-      handle(ctx) {
-        const order = findOrder(core.state, ctx.caller, ctx.params.orderId);
-        return json(200, paymentView(findPayment(core.state, order, ctx.params.paymentId)), ctx.requestId);
-      },
+    getPayment(ctx) {
+      const order = findOrder(core.state, ctx.caller, ctx.params.order_id);
+      return json(200, paymentView(findPayment(core.state, order, ctx.params.payment_id)), ctx.requestId);
     },
-    {
-      method: 'POST',
-      pattern: `${base}/:paymentId/void`,
-      auth: { scope: 'svc/payments:create' },
-      handle: (ctx) => voidPayment(core, ctx),
-    },
-  ];
+    voidPayment: (ctx) => voidPayment(core, ctx),
+  };
 }
 
 /**
@@ -89,8 +75,8 @@ export function createPayment(
 }
 
 function voidPayment(core: MockCore, ctx: RouteContext): Response {
-  const order = findOrder(core.state, ctx.caller, ctx.params.orderId);
-  const p = findPayment(core.state, order, ctx.params.paymentId);
+  const order = findOrder(core.state, ctx.caller, ctx.params.order_id);
+  const p = findPayment(core.state, order, ctx.params.payment_id);
   if (p.status === 'pending' || p.status === 'approved') {
     p.status = 'voided';
     p.voided_at = core.clock.iso();

@@ -1,11 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { secureUrl } from '../../schemas/common.js';
 import type { KnownEventKind } from '../../schemas/events.js';
-import { WebhookEndpointCreateParams } from '../../schemas/webhook-endpoints.js';
 import type { MockCore } from '../core.js';
 import { json, MockApiError } from '../respond.js';
-import type { Route } from '../router.js';
 import type { MockState, WebhookEndpointRecord } from '../state.js';
+import type { Handlers } from './index.js';
 
 /** Stores a webhook endpoint with a fresh signing secret; returns the record (secret included). */
 export function addWebhookEndpoint(
@@ -32,30 +30,25 @@ export function addWebhookEndpoint(
 }
 
 /** 4.13 register a webhook endpoint (https, or http for a loopback receiver; the secret is in this response only). */
-export function webhookEndpointRoutes(core: MockCore): Route[] {
-  return [
-    {
-      method: 'POST',
-      pattern: '/admin/v1/partners/:partnerId/webhook-endpoints',
-      auth: { scope: 'svc/webhooks:subscribe' },
-      handle(ctx) {
-        if (ctx.params.partnerId !== ctx.caller.partnerId) {
-          throw new MockApiError(403, 'permission_denied', 'You may only manage your own partner');
-        }
-        // http:// is accepted for a loopback receiver (the mock only delivers to loopback anyway).
-        const params = ctx.parse(WebhookEndpointCreateParams.extend({ url: secureUrl }));
-        const record = addWebhookEndpoint(
-          core.state,
-          {
-            partnerId: ctx.caller.partnerId,
-            url: params.url,
-            eventKinds: params.event_kinds ?? null,
-            description: params.description ?? null,
-          },
-          core.clock.iso(),
-        );
-        return json(201, record, ctx.requestId);
-      },
+export function webhookEndpointRoutes(core: MockCore): Pick<Handlers, 'createWebhookEndpoint'> {
+  return {
+    createWebhookEndpoint(ctx) {
+      if (ctx.params.partner_id !== ctx.caller.partnerId) {
+        throw new MockApiError(403, 'permission_denied', 'You may only manage your own partner');
+      }
+      // The request schema's url takes http:// for a loopback receiver (the mock only delivers to loopback).
+      const params = ctx.body();
+      const record = addWebhookEndpoint(
+        core.state,
+        {
+          partnerId: ctx.caller.partnerId,
+          url: params.url,
+          eventKinds: params.event_kinds ?? null,
+          description: params.description ?? null,
+        },
+        core.clock.iso(),
+      );
+      return json(201, record, ctx.requestId);
     },
-  ];
+  };
 }
