@@ -57,7 +57,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   };
   const processor = createProcessor(core);
   clock.onAdvance(() => dispatcher.runDue());
-  const routes = buildRoutes(core, processor);
+  const routes = buildRoutes(core);
   const dispatch = createDispatch(core, routes, faults, () => clock.tick());
   let handlers: RequestHandler[] | undefined;
   const mock: MockService = {

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { MockCore } from '../../src/testing/core.js';
 import { buildOpenApiDocument } from '../../src/testing/documents/openapi.js';
 import { REQUEST_SCHEMAS } from '../../src/testing/documents/schemas.js';
-import type { MockProcessor } from '../../src/testing/processor.js';
 import { buildRoutes } from '../../src/testing/routes/index.js';
 import { useMock } from './helpers.js';
 
@@ -12,7 +11,7 @@ import { useMock } from './helpers.js';
 // and check that every described scope is enforced.
 
 // Building the routes only creates the handlers' closures; nothing here calls them.
-const routes = buildRoutes({} as MockCore, {} as MockProcessor);
+const routes = buildRoutes({} as MockCore);
 const doc = buildOpenApiDocument() as {
   paths: Record<
     string,

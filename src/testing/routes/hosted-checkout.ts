@@ -1,12 +1,12 @@
 import type { MockCore } from '../core.js';
+import { useCheckout } from '../domain/orders.js';
+import { createPayment, movePayment } from '../domain/payments.js';
 import { checkoutPage, luhnValid, noticePage, TEST_CARDS } from '../hosted-page.js';
 import { deriveOrderStatus, remainingCents } from '../order-status.js';
-import type { MockProcessor } from '../processor.js';
 import { html, MockApiError, redirect } from '../respond.js';
 import type { RouteContext } from '../router.js';
 import type { OrderRecord } from '../state.js';
 import type { Handlers } from './index.js';
-import { createPayment } from './payments.js';
 
 const PAGE_PATH = '/pos/v1/public/hosted-checkout';
 
@@ -64,7 +64,6 @@ function page(
 /** 4.11 the hosted payment page: GET renders the card form, POST pays or cancels. */
 export function hostedCheckoutRoutes(
   core: MockCore,
-  processor: MockProcessor,
 ): Pick<Handlers, 'hostedCheckoutPage' | 'payHostedCheckout'> {
   return {
     async hostedCheckoutPage(ctx) {
@@ -91,15 +90,15 @@ export function hostedCheckoutRoutes(
         return html(409, noticePage('Payment not possible', error.message), ctx.requestId);
       }
       if (card === TEST_CARDS.decline) {
-        processor.decline(paymentId);
+        movePayment(core, paymentId, 'declined');
         return page(core, ctx, checkout, 402, 'Your card was declined. Try another card.');
       }
       if (card === TEST_CARDS.processingError) {
-        processor.fail(paymentId);
+        movePayment(core, paymentId, 'failed');
         return page(core, ctx, checkout, 502, 'The payment could not be processed. Try again.');
       }
-      processor.approve(paymentId);
-      order.checkoutUsed = true;
+      movePayment(core, paymentId, 'approved');
+      useCheckout(order);
       const target = new URL(order.return_url ?? ctx.origin);
       target.searchParams.set('order_id', order.order_id);
       target.searchParams.set('status', 'paid');

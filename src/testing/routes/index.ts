@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { MockCore } from '../core.js';
 import { REQUEST_SCHEMAS } from '../documents/schemas.js';
 import { OPERATIONS, type OperationId } from '../operations.js';
-import type { MockProcessor } from '../processor.js';
 import type { Route, RouteContext } from '../router.js';
 import { hostedCheckoutRoutes } from './hosted-checkout.js';
 import { launchRoutes } from './launch.js';
@@ -36,7 +35,7 @@ export const toPattern = (template: string) => template.replace(/\{(\w+)\}/g, ':
  * section 5): method, path, authentication and scope, and request schema come from
  * {@link OPERATIONS}; the route modules only add the handlers.
  */
-export function buildRoutes(core: MockCore, processor: MockProcessor): Route[] {
+export function buildRoutes(core: MockCore): Route[] {
   const handlers: Handlers = {
     ...tokenRoutes(core),
     ...orderRoutes(core),
@@ -45,7 +44,7 @@ export function buildRoutes(core: MockCore, processor: MockProcessor): Route[] {
     ...locationRoutes(core),
     ...launchRoutes(core),
     ...webhookEndpointRoutes(core),
-    ...hostedCheckoutRoutes(core, processor),
+    ...hostedCheckoutRoutes(core),
     ...wellKnownRoutes(core),
   };
   return OPERATIONS.map((op) => ({

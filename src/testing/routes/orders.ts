@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { uuid } from '../../schemas/common.js';
 import type { MockCore } from '../core.js';
-import { findOrder, fingerprint, payableLocation } from '../lookup.js';
+import { createOrder as createOrderRecord } from '../domain/orders.js';
+import { findOrder, fingerprint } from '../lookup.js';
 import { fail, json, MockApiError } from '../respond.js';
 import type { RouteContext } from '../router.js';
-import type { OrderRecord } from '../state.js';
 import { orderView } from '../views.js';
 import type { BodyOf, Handlers } from './index.js';
 
@@ -43,32 +42,8 @@ async function createOrder(core: MockCore, ctx: RouteContext<BodyOf<'createOrder
     }
   }
   const params = ctx.body();
-  payableLocation(core.state, ctx.caller.partnerId, params.location_id);
-  const now = core.clock.iso();
-  const order: OrderRecord = {
-    order_id: randomUUID(),
-    partner_id: ctx.caller.partnerId,
-    location_id: params.location_id,
-    total_cents: params.total_cents,
-    description: params.description ?? null,
-    external_reference: params.external_reference ?? null,
-    external_source: params.external_source ?? null,
-    external_id: params.external_id ?? null,
-    customer_name: params.customer_name ?? null,
-    customer_phone: params.customer_phone ?? null,
-    customer_email: params.customer_email ?? null,
-    department_id: params.department_id ?? null,
-    metadata: params.metadata ?? null,
-    level3: params.level3 ?? null,
-    return_url: params.return_url ?? null,
-    cancel_url: params.cancel_url ?? null,
-    opened_by_m2m_client_id: ctx.caller.clientId,
-    created_at: now,
-    updated_at: now,
-    paymentIds: [],
-    checkoutUsed: false,
-  };
-  core.state.orders.set(order.order_id, order);
+  const order = createOrderRecord(core, ctx.caller, params);
+  const now = order.created_at;
   const body: Record<string, unknown> = {
     order_id: order.order_id,
     status: 'open',
