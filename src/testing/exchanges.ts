@@ -9,14 +9,16 @@ export interface Exchange {
   requestBody: string;
   /** A copy of the answer, readable by the observer. */
   response: Response;
-  /** Whether an injected fault (`failNext`) shaped the answer on purpose. */
-  faulted: boolean;
 }
 
 /** Observers of every exchange of every mock in this process; empty (and free) unless a test adds one. */
 export const exchangeObservers = new Set<(exchange: Exchange) => void>();
 
-/** Runs `handle` and, when someone observes, reports the exchange with copies of both bodies. */
+/**
+ * Runs `handle` and, when someone observes, reports the exchange with copies of both bodies. An
+ * exchange an injected fault (`failNext`) shaped is not reported: it breaks the contract on purpose,
+ * and a copy of a dripping or cut body would change how and when the caller receives it.
+ */
 export async function observed(
   request: Request,
   handle: (request: Request, markFaulted: () => void) => Promise<Response>,
@@ -27,15 +29,9 @@ export async function observed(
   const response = await handle(request, () => {
     faulted = true;
   });
-  if (response.type !== 'error') {
+  if (response.type !== 'error' && !faulted) {
     for (const observer of exchangeObservers) {
-      observer({
-        method: request.method,
-        url: request.url,
-        requestBody,
-        response: response.clone(),
-        faulted,
-      });
+      observer({ method: request.method, url: request.url, requestBody, response: response.clone() });
     }
   }
   return response;

@@ -1,38 +1,6 @@
-/**
- * A fault to inject into the next matching request(s), for testing a client's error handling.
- *
- * @example
- * mock.failNext({ method: 'POST', path: '/pos/v1/orders', status: 503, retryAfter: 1, times: 2 });
- */
-export interface FaultSpec {
-  /** Only requests with this method (any case). @default any */
-  method?: string;
-  /** Only requests whose path equals this string or matches this RegExp. @default any */
-  path?: string | RegExp;
-  /** The HTTP status to answer with (400-599). Without it (and without `network`) the request is only delayed. */
-  status?: number;
-  /**
-   * Drop the connection instead of answering (in-process: `fetch` rejects with a TypeError; on
-   * loopback: the socket is destroyed).
-   * @default false
-   */
-  network?: boolean;
-  /**
-   * Milliseconds on the mock clock to wait before answering (then the fault, or the normal answer).
-   * With a manual clock the answer waits until `mock.clock.advance()` passes it (a client's timeout
-   * fires first); with a real-time clock it is a real delay.
-   * @default 0
-   */
-  delayMs?: number;
-  /** The error code of the body. @default derived from the status (503 -> service_unavailable, ...) */
-  error?: string;
-  /** The message of the body. @default 'Injected fault' */
-  message?: string;
-  /** Seconds for a `Retry-After` header. @default none */
-  retryAfter?: number;
-  /** How many matching requests fail. @default 1 */
-  times?: number;
-}
+import { type FaultSpec, validateFault } from './fault-spec.js';
+
+export type { FaultBody, FaultPhase, FaultSpec } from './fault-spec.js';
 
 const DEFAULT_CODES: Record<number, string> = {
   400: 'invalid_request',
@@ -55,24 +23,19 @@ export function defaultErrorCode(status: number): string {
   return DEFAULT_CODES[status] ?? (status >= 500 ? 'internal_error' : 'invalid_request');
 }
 
-/** A queue of injected faults; each matching request consumes one use of the first match. */
+/** A queue of injected faults (`mock.failNext`); each matching request consumes one use of the first match. */
 export class FaultQueue {
   private faults: { spec: FaultSpec; left: number }[] = [];
 
+  /** Queues a fault; throws a `FaultSpecError` naming the bad field. */
   add(spec: FaultSpec): void {
-    const { status } = spec;
-    if (status !== undefined && (!Number.isInteger(status) || status < 400 || status > 599)) {
-      throw new RangeError('failNext: status must be an HTTP error status (400-599)');
-    }
-    if (status === undefined && !spec.network && !spec.delayMs) {
-      throw new RangeError('failNext: give a status, network: true, or delayMs');
-    }
+    validateFault(spec);
     this.faults.push({ spec, left: spec.times ?? 1 });
   }
 
   /** Takes the first fault matching the request, or returns undefined. */
-  take(method: string, pathname: string): FaultSpec | undefined {
-    const index = this.faults.findIndex(({ spec }) => matches(spec, method, pathname));
+  take(request: Request, pathname: string): FaultSpec | undefined {
+    const index = this.faults.findIndex(({ spec }) => matches(spec, request, pathname));
     if (index < 0) return undefined;
     const entry = this.faults[index]!;
     entry.left -= 1;
@@ -85,8 +48,11 @@ export class FaultQueue {
   }
 }
 
-function matches(spec: FaultSpec, method: string, pathname: string): boolean {
-  if (spec.method && spec.method.toUpperCase() !== method.toUpperCase()) return false;
+function matches(spec: FaultSpec, request: Request, pathname: string): boolean {
+  if (spec.method && spec.method.toUpperCase() !== request.method.toUpperCase()) return false;
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    if (request.headers.get(name) !== value) return false;
+  }
   if (spec.path === undefined) return true;
   return typeof spec.path === 'string' ? spec.path === pathname : spec.path.test(pathname);
 }

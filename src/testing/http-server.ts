@@ -107,9 +107,14 @@ export async function writeResponse(response: Response, req: IncomingMessage, re
   res.writeHead(response.status, response.statusText, outHeaders);
   if (response.body) {
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        // Each chunk leaves before the next is read: a dripping body reaches the client as it drips.
+        await new Promise<void>((resolve, reject) => res.write(chunk, (e) => (e ? reject(e) : resolve())));
+      }
     } catch {
-      // A body that errors half-way (a fault cutting the connection): reset it as a network would.
+      // A body that errors half-way (a fault cutting the connection): what was written has left;
+      // now drop the connection mid-body. Not an RST: the peer's kernel would discard what it has
+      // not read yet, the head included, and the test would see a different fault by chance.
       req.socket.destroy();
       return;
     }

@@ -5,7 +5,7 @@
 export type { MockClock, MockClockOptions } from './clock.js';
 export type { AutoProcessOptions, MockServiceOptions } from './core.js';
 export { type Delivery, type DeliveryAttempt, type EventEnvelope, RETRY_SCHEDULE_MS } from './dispatcher.js';
-export type { FaultSpec } from './faults.js';
+export { type FaultBody, type FaultPhase, type FaultSpec, FaultSpecError } from './fault-spec.js';
 export type { FixtureClient, FixturePartner, MockFixtures } from './fixtures.js';
 export { TEST_CARDS } from './hosted-page.js';
 export { type FetchHandler, type LoopbackServer, type ServeOptions, serveFetch } from './http-server.js';

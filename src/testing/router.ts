@@ -3,33 +3,42 @@ import { issueLine } from '../internal/issues.js';
 import { type AuthRequirement, authenticate, type Caller } from './auth.js';
 import type { MockCore } from './core.js';
 import { observed } from './exchanges.js';
-import { defaultErrorCode, type FaultQueue } from './faults.js';
+import { playFault } from './fault-play.js';
+import type { FaultQueue } from './faults.js';
 import { TIER_LIMITS, takeToken } from './rate-limit.js';
 import { errorResponse, MockApiError, newRequestId, unexpectedErrorResponse } from './respond.js';
 
 /** The body size limit of api.md section 9. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** What a route handler gets. */
-export interface RouteContext {
+/** What a route handler gets; `Body` is what its operation's request schema parses to. */
+export interface RouteContext<Body = unknown> {
   request: Request;
   url: URL;
   /** The origin the request came in on: URLs the mock hands out are built from it. */
   origin: string;
+  /** Path parameters, named as in the route table's path template (`order_id`). */
   params: Record<string, string>;
   requestId: string;
   /** Set when the route requires authentication. */
   caller: Caller;
   rawBody: string;
-  /** Parses the JSON body with a request schema; shape errors are 400, rule errors 422. */
-  parse<S extends z.ZodType>(schema: S): z.output<S>;
+  /**
+   * Parses the JSON body with the operation's request schema from the route table; shape errors
+   * are 400, rule errors 422. Called by the handler, so its own checks (404s) may come first.
+   */
+  body(): Body;
 }
 
+/** One route, derived from an operation of the route table (routes/index.ts). */
 export interface Route {
   method: string;
-  /** A path with `:name` segments, e.g. `/pos/v1/orders/:orderId`. */
+  /** A path with `:name` segments, e.g. `/pos/v1/orders/:order_id`. */
   pattern: string;
+  operationId: string;
   auth?: AuthRequirement;
+  /** The request schema `ctx.body()` parses with. */
+  body?: z.ZodType;
   handle(ctx: RouteContext): Response | Promise<Response>;
 }
 
@@ -106,22 +115,23 @@ export function createDispatch(
   return (request: Request): Promise<Response> => observed(request, dispatch);
   async function dispatch(request: Request, markFaulted: () => void): Promise<Response> {
     const requestId = newRequestId();
+    const answer = () => serve(request, requestId);
     try {
       beforeEach();
+      const fault = faults.take(request, new URL(request.url).pathname);
+      if (!fault) return await answer();
+      markFaulted();
+      // Waits run on the mock clock: advance it (or run a real-time clock) to let the answer out.
+      return await playFault(fault, answer, core.clock, requestId);
+    } catch (error) {
+      if (error instanceof MockApiError) return errorResponse(error, requestId);
+      return unexpectedErrorResponse(error, requestId);
+    }
+  }
+  /** The route's own answer: maintenance, body limit, auth, rate limit, then the handler. */
+  async function serve(request: Request, requestId: string): Promise<Response> {
+    try {
       const url = new URL(request.url);
-      const fault = faults.take(request.method, url.pathname);
-      if (fault) {
-        markFaulted();
-        // The delay runs on the mock clock: advance it (or run a real-time clock) to let the answer out.
-        if (fault.delayMs) await core.clock.sleep(fault.delayMs);
-        if (fault.network) return Response.error();
-        if (fault.status !== undefined) {
-          const headers: Record<string, string> =
-            fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
-          const code = fault.error ?? defaultErrorCode(fault.status);
-          throw new MockApiError(fault.status, code, fault.message ?? 'Injected fault', headers);
-        }
-      }
       if (core.maintenance) {
         throw new MockApiError(
           503,
@@ -184,8 +194,9 @@ export function createDispatch(
         requestId,
         caller,
         rawBody,
-        parse(schema) {
-          const result = schema.safeParse(parseJson(rawBody));
+        body() {
+          if (!route.body) throw new Error(`${route.operationId} takes no JSON body`);
+          const result = route.body.safeParse(parseJson(rawBody));
           if (!result.success) throw issuesToError(result.error.issues);
           return result.data;
         },

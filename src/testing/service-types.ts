@@ -90,7 +90,10 @@ export interface MockService {
   /** Processor outcomes for payments and refunds; each throws {@link MockControlError} when the state does not fit. */
   readonly processor: MockProcessor;
   readonly webhooks: MockWebhooks;
-  /** Makes the next matching request(s) misbehave; throws a `RangeError` for a fault that does nothing. */
+  /**
+   * Makes the next matching request(s) misbehave, before the route runs or (`phase: 'after'`) once it
+   * committed its effect; throws a `FaultSpecError` naming the bad field.
+   */
   failNext(fault: FaultSpec): void;
   /** Orders, payments and refunds of every partner with their current statuses, and the clock. */
   snapshot(): MockSnapshot;
@@ -104,7 +107,10 @@ export interface MockService {
   issueUserToken(input: { partnerId: string; userId?: string }): Promise<string>;
   /** While on, every request answers 503 `service_unavailable`. */
   setMaintenance(on: boolean): void;
-  /** The engine: answers one request directly, without msw (the handlers and `listen()` call it). */
+  /**
+   * The engine: answers one request directly, without msw (the handlers and `listen()` call it). A
+   * connection reset fault rejects with a `TypeError` ("fetch failed"), as `fetch` does.
+   */
   fetch(request: Request): Promise<Response>;
   /** Serves the mock on a real HTTP server on 127.0.0.1 (no msw needed). */
   listen(options?: { port?: number; host?: string }): Promise<MockServer>;

@@ -8,6 +8,7 @@ import { pinnedEndpoints } from './control/pins.js';
 import { createControlHandler, isControlPath } from './control/serve.js';
 import { type MockCore, type MockServiceOptions, resolveOptions } from './core.js';
 import { Dispatcher } from './dispatcher.js';
+import { resetCause } from './fault-play.js';
 import { FaultQueue } from './faults.js';
 import { type MockFixtures, makeLocation, seedFixtures, storeClient } from './fixtures.js';
 import { serveFetch } from './http-server.js';
@@ -56,7 +57,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   };
   const processor = createProcessor(core);
   clock.onAdvance(() => dispatcher.runDue());
-  const routes = buildRoutes(core, processor);
+  const routes = buildRoutes(core);
   const dispatch = createDispatch(core, routes, faults, () => clock.tick());
   let handlers: RequestHandler[] | undefined;
   const mock: MockService = {
@@ -122,7 +123,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     setMaintenance(on) {
       core.maintenance = on;
     },
-    fetch: (request) => dispatch(request),
+    async fetch(request) {
+      const response = await dispatch(request);
+      // A reset (`failNext({ network: true })`) rejects, as `fetch` does when the connection drops.
+      if (response.type === 'error') throw new TypeError('fetch failed', { cause: resetCause() });
+      return response;
+    },
     async listen(listenOptions = {}) {
       // The control API and dashboard (`/_mock/...`) are served on the loopback server only.
       const control = createControlHandler({

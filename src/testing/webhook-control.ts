@@ -1,7 +1,7 @@
 import { isSecureUrl } from '../schemas/common.js';
 import { EVENT_KINDS, type KnownEventKind } from '../schemas/events.js';
+import { addWebhookEndpoint } from './domain/webhooks.js';
 import { MockControlError } from './respond.js';
-import { addWebhookEndpoint } from './routes/webhook-endpoints.js';
 import type { MockState } from './state.js';
 
 /**

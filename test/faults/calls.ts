@@ -1,8 +1,7 @@
 /**
  * The call kinds the fault suite and the soak test drive, each as one function over the public
- * client, and the expected side effect of each.
+ * client, what each needs on the mock beforehand, and the side effect each has.
  */
-import { randomUUID } from 'node:crypto';
 import type { PaymentsClient, RequestOptions } from '../../src/index.js';
 
 export const CALL_KINDS = [
@@ -14,7 +13,7 @@ export const CALL_KINDS = [
 ] as const;
 export type CallKind = (typeof CALL_KINDS)[number];
 
-/** The counter of {@link SideEffects} a successful call of this kind raises by one (none for reads). */
+/** The counter of the side effects a successful call of this kind raises by one (none for reads). */
 export const EFFECT_OF: Record<CallKind, 'orders' | 'payments' | 'refunds' | 'voids' | undefined> = {
   'orders.get': undefined,
   'orders.create': 'orders',
@@ -23,19 +22,42 @@ export const EFFECT_OF: Record<CallKind, 'orders' | 'payments' | 'refunds' | 'vo
   'payments.void': 'voids',
 };
 
-const LOCATION_ID = '6f1c1d3e-8c1a-4f7e-9d55-2b1f0d9a7c11';
+/** What a call needs to exist on the mock before it runs (see `FaultHarness.prepare`). */
+export const NEEDS: Record<CallKind, 'nothing' | 'order' | 'pending payment' | 'settled payment'> = {
+  'orders.get': 'order',
+  'orders.create': 'nothing',
+  'payments.create': 'order',
+  'refunds.create': 'settled payment',
+  'payments.void': 'pending payment',
+};
 
-/** Makes one call of `kind` (on fresh ids) and returns the id field of its result. */
-export async function invoke(client: PaymentsClient, kind: CallKind, opts: RequestOptions): Promise<string> {
-  const orderId = randomUUID();
-  const paymentId = randomUUID();
+/** The ids a call works on; an order a call creates carries its call id as `description`. */
+export interface Prepared {
+  callId: string;
+  locationId: string;
+  orderId: string;
+  paymentId: string;
+}
+
+export const TOTAL_CENTS = 12_500;
+
+/** Makes one call of `kind` on the prepared ids and returns the id field of its result. */
+export async function invoke(
+  client: PaymentsClient,
+  kind: CallKind,
+  ids: Prepared,
+  opts: RequestOptions,
+): Promise<string> {
+  const { orderId, paymentId } = ids;
   switch (kind) {
     case 'orders.get':
       return (await client.orders.get(orderId, opts)).order_id;
-    case 'orders.create':
-      return (await client.orders.create({ location_id: LOCATION_ID, total_cents: 12_500 }, opts)).order_id;
+    case 'orders.create': {
+      const body = { location_id: ids.locationId, total_cents: TOTAL_CENTS, description: ids.callId };
+      return (await client.orders.create(body, opts)).order_id;
+    }
     case 'payments.create':
-      return (await client.payments.create(orderId, { method: 'card', amount_cents: 12_500 }, opts))
+      return (await client.payments.create(orderId, { method: 'card', amount_cents: TOTAL_CENTS }, opts))
         .payment_id;
     case 'refunds.create':
       return (await client.refunds.create(orderId, paymentId, { amount_cents: 2_500, reason: 'other' }, opts))
@@ -45,14 +67,17 @@ export async function invoke(client: PaymentsClient, kind: CallKind, opts: Reque
   }
 }
 
-/** Headers that ask the fault server for `fault` on the first `attempts` attempts of call `callId`. */
+/**
+ * Headers that mark every attempt of call `callId`. The mock's faults match `x-call-id`; the
+ * `refused` fault is played by the client's dispatcher, which reads `x-fault` and `x-fault-attempts`.
+ */
 export function faultHeaders(
   callId: string,
   fault: string | undefined,
   attempts = 1,
 ): Record<string, string> {
   const headers: Record<string, string> = { 'x-call-id': callId };
-  if (fault) {
+  if (fault === 'refused') {
     headers['x-fault'] = fault;
     headers['x-fault-attempts'] = String(attempts);
   }

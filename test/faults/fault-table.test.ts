@@ -14,11 +14,11 @@ import {
 import { CALL_KINDS, EFFECT_OF, faultHeaders, invoke } from './calls.js';
 import { type FaultCase, faultCases, renderFaultTable } from './fault-table.js';
 import { type ErrorClassName, FAULTS } from './faults.js';
-import { type FaultHarness, startHarness } from './harness.js';
+import { type FaultHarness, type SideEffects, startHarness } from './harness.js';
 
 let harness: FaultHarness;
 // No client option shortens the backoff (full jitter, up to 0.5 s then 1 s), and fake timers would
-// also freeze the sockets' and the fault server's timers. Pinning the jitter source to 0 makes every
+// also freeze the sockets' timers (the mock's own waits run on its manual clock, which never moves here). Pinning the jitter source to 0 makes every
 // backoff 0 ms, so the suite takes seconds; the backoff itself is the retry policy's own unit test.
 const realRandom = Math.random;
 beforeAll(async () => {
@@ -39,20 +39,24 @@ const ERROR_CLASSES: Record<ErrorClassName, abstract new (...args: never[]) => P
   InvalidResponseError,
 };
 const COUNTERS = ['orders', 'payments', 'refunds', 'voids'] as const;
-/** Small enough for the `slow` fault to cost little; ample for a loopback answer on a busy 2-core machine. */
+/** Small enough for the `slow` faults to cost little; ample for a loopback answer on a busy 2-core machine. */
 const SLOW_TIMEOUT_MS = 400;
+/** Faults whose answer never completes on the mock's manual clock: the client's timeout ends them. */
+const SLOW = new Set<string>(['slow', 'slow_drip']);
 
 interface Run {
   result: { id: string } | { error: unknown };
   attempts: number;
   mints: number;
-  effects: ReturnType<FaultHarness['server']['effects']>;
+  effects: SideEffects;
 }
 
 async function run(c: FaultCase, faultyAttempts: number): Promise<Run> {
-  const recorder = harness.client({ timeoutMs: c.fault === 'slow' ? SLOW_TIMEOUT_MS : 5_000 });
+  const recorder = harness.client({ timeoutMs: SLOW.has(c.fault) ? SLOW_TIMEOUT_MS : 5_000 });
   const callId = randomUUID();
-  const result = await invoke(recorder.client, c.kind, {
+  const ids = await harness.prepare(c.kind, callId);
+  harness.inject(c.fault, callId, faultyAttempts);
+  const result = await invoke(recorder.client, c.kind, ids, {
     headers: faultHeaders(callId, c.fault, faultyAttempts),
   }).then(
     (id) => ({ id }),
@@ -62,7 +66,7 @@ async function run(c: FaultCase, faultyAttempts: number): Promise<Run> {
     result,
     attempts: recorder.attempts(),
     mints: recorder.mints(),
-    effects: harness.server.effects(callId),
+    effects: harness.ledger()(ids),
   };
 }
 

@@ -45,6 +45,7 @@ export const FAULT_TABLE: Record<FaultName, Row> = {
   reset_before_response: AMBIGUOUS,
   reset_mid_body: AMBIGUOUS,
   slow: AMBIGUOUS,
+  slow_drip: AMBIGUOUS,
   status_500: AMBIGUOUS,
   status_502_html: AMBIGUOUS,
   status_503_retry_after: AMBIGUOUS,

@@ -1,5 +1,5 @@
 /**
- * The `refused` fault cannot be played by the fault server (a refused connection never reaches it),
+ * The `refused` fault cannot be played by the mock (a refused connection never reaches a server),
  * so it is played by the client's undici dispatcher: an attempt that asks for it is sent to a port
  * where nothing listens, and gets a real ECONNREFUSED from the kernel. Later attempts go through.
  */

@@ -9,13 +9,16 @@ const HEADING = '## Fault table';
 
 const section = `${HEADING}
 
-What each call does when one attempt meets a fault, measured against a real loopback server that
-misbehaves on command (\`test/faults/\`). In every row the fault hits the first attempt and later
-attempts succeed; the client has \`maxRetries: 2\`. "Service acted?" says whether the server created
-the order, payment or refund before misbehaving (the worst case for a retry). Every cell is a test in
-\`test/faults/fault-table.test.ts\`, which also asserts the side effects on the server: never more than
-one order, payment, refund or void per call (orders are de-duplicated by \`Idempotency-Key\`, and every
-attempt of an \`orders.create\` carries the same key).
+What each call does when one attempt meets a fault, measured against the shipped mock
+(\`partner-payments/testing\`) on its loopback server, with the mock's own faults (\`mock.failNext\`;
+\`test/faults/\`). In every row the fault hits the first attempt and later attempts succeed; the
+client has \`maxRetries: 2\`. "Service acted?" says whether the mock created the order, payment or
+refund before misbehaving (an after-commit fault, \`phase: 'after'\`: the worst case for a retry).
+Every cell is a test in \`test/faults/fault-table.test.ts\`, which also asserts the side effects in
+the mock's records: never more than one order, payment, refund or void per call (orders are
+de-duplicated by \`Idempotency-Key\`, and every attempt of an \`orders.create\` carries the same key).
+The refused connection is the only fault the mock cannot play: the client's dispatcher sends that
+attempt to a closed port.
 
 ${renderFaultTable()}
 

@@ -9,7 +9,6 @@ const exchange = (method: string, path: string, response: Response, requestBody 
   url: `http://127.0.0.1:1${path}`,
   requestBody,
   response,
-  faulted: false,
 });
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });

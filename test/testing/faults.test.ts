@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockService } from '../../src/testing/index.js';
+import { createMockService, FaultSpecError } from '../../src/testing/index.js';
 import { useMock } from './helpers.js';
 
 const h = useMock();
@@ -46,8 +46,8 @@ describe('failNext: network errors and delays', () => {
   });
 
   it('refuses a fault that does nothing or a non-error status', () => {
-    expect(() => h.mock.failNext({ path: '/x' })).toThrow(RangeError);
-    expect(() => h.mock.failNext({ status: 200 })).toThrow(RangeError);
+    expect(() => h.mock.failNext({ path: '/x' })).toThrow(FaultSpecError);
+    expect(() => h.mock.failNext({ status: 200 })).toThrow(FaultSpecError);
   });
 });
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { EventEnvelope } from '../dispatcher.js';
 import type { FaultSpec } from '../faults.js';
 import type { MockProcessor } from '../processor.js';
-import { MockApiError, MockControlError } from '../respond.js';
+import { MockApiError } from '../respond.js';
 import type { MockService } from '../service.js';
 import type { MockState } from '../state.js';
 import { paymentView, refundView } from '../views.js';
@@ -81,12 +81,8 @@ const PAYMENT_CALLS: Record<PaymentAction, (p: MockProcessor, id: string) => voi
 /** Runs a transition; a transition the state does not allow is a 409 that changed nothing. */
 function transition(deps: ControlDeps, run: () => void): { event_id: string; event_kind: string }[] {
   const before = deps.mock.webhooks.events().length;
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof MockControlError) throw new MockApiError(409, 'invalid_state', error.message);
-    throw error;
-  }
+  // A MockControlError that refuses the transition is answered with its status (serve.ts).
+  run();
   return deps.mock.webhooks
     .events()
     .slice(before)
@@ -188,18 +184,14 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     body: S.FaultBody,
     status: 201,
     response: S.FaultAccepted,
-    errors: [422],
+    errors: [400, 422],
     handle({ body }, deps) {
       const fault = body as z.output<typeof S.FaultBody>;
       if (fault.path?.startsWith('/_mock/')) {
         throw new MockApiError(422, 'validation_error', 'Faults apply to the API, not to /_mock/');
       }
-      try {
-        deps.mock.failNext(fault as FaultSpec);
-      } catch (error) {
-        if (error instanceof RangeError) throw new MockApiError(422, 'validation_error', error.message);
-        throw error;
-      }
+      // A spec the schema let through but failNext refuses is a FaultSpecError: 400 (serve.ts).
+      deps.mock.failNext(fault as FaultSpec);
       return { fault, pending: true };
     },
   },
@@ -234,14 +226,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
           `delivery ${id} is still pending; replay it once it ends`,
         );
       }
-      let copy: ReturnType<MockService['webhooks']['replay']>;
-      try {
-        copy = deps.mock.webhooks.replay(id);
-      } catch (error) {
-        if (error instanceof MockControlError) throw new MockApiError(409, 'invalid_state', error.message);
-        throw error;
-      }
-      return deliveryView(copy);
+      return deliveryView(deps.mock.webhooks.replay(id));
     },
   },
   {

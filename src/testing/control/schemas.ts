@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FaultJson } from '../fault-spec.js';
 
 // Request and response shapes of the control API (`/_mock/v1`). The route table names them and the
 // OpenAPI document of the control API is generated from them, so what is served and what is
@@ -22,17 +23,7 @@ export const OptionalMessage = z.strictObject({
 });
 
 /** `POST /_mock/v1/faults`: the `failNext` spec as JSON (`path` is an exact path). */
-export const FaultBody = z.strictObject({
-  method: z.string().min(1).max(10).optional().describe('Only requests with this method (any case)'),
-  path: z.string().startsWith('/').optional().describe('Only requests with exactly this path'),
-  status: z.number().int().min(400).max(599).optional().describe('The HTTP status to answer with'),
-  network: z.boolean().optional().describe('Drop the connection instead of answering'),
-  delayMs: z.number().int().min(0).max(600_000).optional().describe('Wait this long before answering'),
-  error: z.string().min(1).optional().describe('The error code of the body'),
-  message: z.string().min(1).optional().describe('The message of the body'),
-  retryAfter: z.number().int().min(0).optional().describe('Seconds for a Retry-After header'),
-  times: z.number().int().min(1).max(1000).optional().describe('How many matching requests fail'),
-});
+export const FaultBody = FaultJson;
 
 /** A short reference to an event the control emitted. */
 export const EmittedEvent = z.object({ event_id: z.string(), event_kind: z.string() });

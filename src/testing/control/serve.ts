@@ -1,6 +1,14 @@
 import { isLoopbackHost } from '../../schemas/common.js';
 import { renderDashboard } from '../dashboard/page.js';
-import { errorResponse, json, MockApiError, newRequestId, unexpectedErrorResponse } from '../respond.js';
+import {
+  errorResponse,
+  json,
+  MockApiError,
+  MockControlError,
+  type MockControlErrorCode,
+  newRequestId,
+  unexpectedErrorResponse,
+} from '../respond.js';
 import { issuesToError } from '../router.js';
 import { controlOpenApi } from './openapi.js';
 import { CONTROL_ROUTES, type ControlDeps, type ControlRoute } from './routes.js';
@@ -37,6 +45,18 @@ const META_ROUTES: readonly ControlRoute[] = [
     handle: ({ url, requestId }, deps) => renderDashboard(deps, url, requestId),
   },
 ];
+
+/** The error code the control API answers a {@link MockControlError} with (its status is the error's). */
+const CONTROL_CODES: Record<MockControlErrorCode, string> = {
+  conflict: 'invalid_state',
+  not_found: 'not_found',
+  invalid: 'invalid_request',
+};
+
+/** A control that refused (a transition that does not fit, a bad fault spec) as the control API answers it. */
+export function controlApiError(error: MockControlError): MockApiError {
+  return new MockApiError(error.status, CONTROL_CODES[error.code], error.message);
+}
 
 /** The control API's route table: routing and the OpenAPI document both read it. */
 export const ALL_ROUTES: readonly ControlRoute[] = [...CONTROL_ROUTES, ...META_ROUTES];
@@ -129,6 +149,7 @@ export function createControlHandler(deps: ControlDeps) {
       if (result instanceof Response) return result;
       return json(found.route.status, result, requestId, { 'cache-control': 'no-store' });
     } catch (error) {
+      if (error instanceof MockControlError) return errorResponse(controlApiError(error), requestId);
       if (error instanceof MockApiError) return errorResponse(error, requestId);
       return unexpectedErrorResponse(error, requestId);
     }

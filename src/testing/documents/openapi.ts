@@ -1,6 +1,6 @@
 import { SCOPES } from '../../schemas/common.js';
 import { VERSION } from '../../version.js';
-import { OPERATIONS, type Operation } from './operations.js';
+import { OPERATIONS, type Operation } from '../operations.js';
 import { componentSchemas } from './schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
@@ -82,7 +82,9 @@ function operationObject(op: Operation) {
   return {
     operationId: op.operationId,
     summary: op.summary,
-    description: op.scope ? `Requires the scope \`${op.scope}\`.` : 'No authentication.',
+    description: !op.scope
+      ? 'No authentication.'
+      : `Requires the scope \`${op.scope}\`${op.userTokens ? '; POS user tokens are accepted too' : ''}.`,
     tags: [op.tag],
     security: op.scope ? [{ oauth2: [op.scope] }] : [],
     parameters: [...params, ...query, ...header],

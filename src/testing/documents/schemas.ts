@@ -15,7 +15,7 @@ import { Refund, RefundCreateParams } from '../../schemas/refunds.js';
 import { WebhookEndpoint, WebhookEndpointCreateParams } from '../../schemas/webhook-endpoints.js';
 
 /** Request schemas are described as the service accepts them, responses as it answers. */
-const REQUESTS = {
+export const REQUEST_SCHEMAS = {
   OrderCreateParams,
   PaymentCreateParams,
   RefundCreateParams,
@@ -38,7 +38,9 @@ const RESPONSES = {
   ErrorBody,
 };
 
-export type SchemaName = keyof typeof REQUESTS | keyof typeof RESPONSES;
+/** A request body schema of the route table. */
+export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;
+export type SchemaName = RequestSchemaName | keyof typeof RESPONSES;
 
 /** One zod schema as JSON Schema, without the `$schema` key (documents declare their own dialect). */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', target: 'draft-2020-12' | 'draft-7') {
@@ -50,7 +52,8 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', target: 
 /** Every request and response schema, converted from src/schemas (the one source of truth). */
 export function componentSchemas(target: 'draft-2020-12' | 'draft-7' = 'draft-2020-12') {
   const out: Record<string, unknown> = {};
-  for (const [name, schema] of Object.entries(REQUESTS)) out[name] = jsonSchemaOf(schema, 'input', target);
+  for (const [name, schema] of Object.entries(REQUEST_SCHEMAS))
+    out[name] = jsonSchemaOf(schema, 'input', target);
   for (const [name, schema] of Object.entries(RESPONSES)) out[name] = jsonSchemaOf(schema, 'output', target);
   return out;
 }

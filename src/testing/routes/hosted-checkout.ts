@@ -1,11 +1,12 @@
 import type { MockCore } from '../core.js';
+import { useCheckout } from '../domain/orders.js';
+import { createPayment, movePayment } from '../domain/payments.js';
 import { checkoutPage, luhnValid, noticePage, TEST_CARDS } from '../hosted-page.js';
 import { deriveOrderStatus, remainingCents } from '../order-status.js';
-import type { MockProcessor } from '../processor.js';
 import { html, MockApiError, redirect } from '../respond.js';
-import type { Route, RouteContext } from '../router.js';
+import type { RouteContext } from '../router.js';
 import type { OrderRecord } from '../state.js';
-import { createPayment } from './payments.js';
+import type { Handlers } from './index.js';
 
 const PAGE_PATH = '/pos/v1/public/hosted-checkout';
 
@@ -61,53 +62,47 @@ function page(
 }
 
 /** 4.11 the hosted payment page: GET renders the card form, POST pays or cancels. */
-export function hostedCheckoutRoutes(core: MockCore, processor: MockProcessor): Route[] {
-  return [
-    {
-      method: 'GET',
-      pattern: PAGE_PATH,
-      async handle(ctx) {
-        const checkout = await openCheckout(core, ctx, ctx.url.searchParams.get('token') ?? '');
-        return checkout.ok ? page(core, ctx, checkout, 200) : checkout.response;
-      },
+export function hostedCheckoutRoutes(
+  core: MockCore,
+): Pick<Handlers, 'hostedCheckoutPage' | 'payHostedCheckout'> {
+  return {
+    async hostedCheckoutPage(ctx) {
+      const checkout = await openCheckout(core, ctx, ctx.url.searchParams.get('token') ?? '');
+      return checkout.ok ? page(core, ctx, checkout, 200) : checkout.response;
     },
-    {
-      method: 'POST',
-      pattern: PAGE_PATH,
-      async handle(ctx) {
-        const form = new URLSearchParams(ctx.rawBody);
-        const checkout = await openCheckout(core, ctx, form.get('token') ?? '');
-        if (!checkout.ok) return checkout.response;
-        const { order } = checkout;
-        if (form.get('action') === 'cancel') return redirect(order.cancel_url ?? '/', ctx.requestId);
-        const card = (form.get('card_number') ?? '').replace(/[\s-]/g, '');
-        if (!luhnValid(card)) return page(core, ctx, checkout, 422, 'Check the card number and try again.');
-        let paymentId: string;
-        try {
-          const amount = remainingCents(order.total_cents, core.state.paymentsOf(order));
-          // A payment made through the API may already cover the rest: never take a 0-cent card payment.
-          if (amount <= 0)
-            throw new MockApiError(409, 'order_not_open', 'A payment for this order is in progress');
-          paymentId = createPayment(core, order, amount, order.level3).payment_id;
-        } catch (error) {
-          if (!(error instanceof MockApiError)) throw error;
-          return html(409, noticePage('Payment not possible', error.message), ctx.requestId);
-        }
-        if (card === TEST_CARDS.decline) {
-          processor.decline(paymentId);
-          return page(core, ctx, checkout, 402, 'Your card was declined. Try another card.');
-        }
-        if (card === TEST_CARDS.processingError) {
-          processor.fail(paymentId);
-          return page(core, ctx, checkout, 502, 'The payment could not be processed. Try again.');
-        }
-        processor.approve(paymentId);
-        order.checkoutUsed = true;
-        const target = new URL(order.return_url ?? ctx.origin);
-        target.searchParams.set('order_id', order.order_id);
-        target.searchParams.set('status', 'paid');
-        return redirect(target.toString(), ctx.requestId);
-      },
+    async payHostedCheckout(ctx) {
+      const form = new URLSearchParams(ctx.rawBody);
+      const checkout = await openCheckout(core, ctx, form.get('token') ?? '');
+      if (!checkout.ok) return checkout.response;
+      const { order } = checkout;
+      if (form.get('action') === 'cancel') return redirect(order.cancel_url ?? '/', ctx.requestId);
+      const card = (form.get('card_number') ?? '').replace(/[\s-]/g, '');
+      if (!luhnValid(card)) return page(core, ctx, checkout, 422, 'Check the card number and try again.');
+      let paymentId: string;
+      try {
+        const amount = remainingCents(order.total_cents, core.state.paymentsOf(order));
+        // A payment made through the API may already cover the rest: never take a 0-cent card payment.
+        if (amount <= 0)
+          throw new MockApiError(409, 'order_not_open', 'A payment for this order is in progress');
+        paymentId = createPayment(core, order, amount, order.level3).payment_id;
+      } catch (error) {
+        if (!(error instanceof MockApiError)) throw error;
+        return html(409, noticePage('Payment not possible', error.message), ctx.requestId);
+      }
+      if (card === TEST_CARDS.decline) {
+        movePayment(core, paymentId, 'declined');
+        return page(core, ctx, checkout, 402, 'Your card was declined. Try another card.');
+      }
+      if (card === TEST_CARDS.processingError) {
+        movePayment(core, paymentId, 'failed');
+        return page(core, ctx, checkout, 502, 'The payment could not be processed. Try again.');
+      }
+      movePayment(core, paymentId, 'approved');
+      useCheckout(order);
+      const target = new URL(order.return_url ?? ctx.origin);
+      target.searchParams.set('order_id', order.order_id);
+      target.searchParams.set('status', 'paid');
+      return redirect(target.toString(), ctx.requestId);
     },
-  ];
+  };
 }

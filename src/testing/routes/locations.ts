@@ -2,9 +2,10 @@ import { LocationListParams } from '../../schemas/locations.js';
 import type { MockCore } from '../core.js';
 import { findLocation } from '../lookup.js';
 import { json } from '../respond.js';
-import { issuesToError, type Route } from '../router.js';
+import { issuesToError } from '../router.js';
 import { fuzzySearch } from '../search.js';
 import { locationSummary, locationView } from '../views.js';
+import type { Handlers } from './index.js';
 
 /** Query strings carry text: turn numeric ones into numbers so the request schema judges them. */
 function queryParams(url: URL): Record<string, unknown> {
@@ -17,30 +18,20 @@ function queryParams(url: URL): Record<string, unknown> {
 }
 
 /** 4.8 list locations and 4.9 get location. */
-export function locationRoutes(core: MockCore): Route[] {
-  return [
-    {
-      method: 'GET',
-      pattern: '/pos/v1/locations',
-      auth: { scope: 'svc/locations:read' },
-      handle(ctx) {
-        const parsed = LocationListParams.safeParse(queryParams(ctx.url));
-        if (!parsed.success) throw issuesToError(parsed.error.issues);
-        const { limit = 50, offset = 0, search } = parsed.data;
-        const own = core.state.locationsOf(ctx.caller.partnerId);
-        const all = search ? fuzzySearch(own, search, (l) => l.name) : own;
-        const items = all.slice(offset, offset + limit).map(locationSummary);
-        return json(200, { items, total: all.length, limit, offset }, ctx.requestId);
-      },
+export function locationRoutes(core: MockCore): Pick<Handlers, 'listLocations' | 'getLocation'> {
+  return {
+    listLocations(ctx) {
+      const parsed = LocationListParams.safeParse(queryParams(ctx.url));
+      if (!parsed.success) throw issuesToError(parsed.error.issues);
+      const { limit = 50, offset = 0, search } = parsed.data;
+      const own = core.state.locationsOf(ctx.caller.partnerId);
+      const all = search ? fuzzySearch(own, search, (l) => l.name) : own;
+      const items = all.slice(offset, offset + limit).map(locationSummary);
+      return json(200, { items, total: all.length, limit, offset }, ctx.requestId);
     },
-    {
-      method: 'GET',
-      pattern: '/pos/v1/locations/:locationId',
-      auth: { scope: 'svc/locations:read' },
-      handle(ctx) {
-        const location = findLocation(core.state, ctx.caller, ctx.params.locationId);
-        return json(200, locationView(location), ctx.requestId);
-      },
+    getLocation(ctx) {
+      const location = findLocation(core.state, ctx.caller, ctx.params.location_id);
+      return json(200, locationView(location), ctx.requestId);
     },
-  ];
+  };
 }

@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { uuid } from '../../schemas/common.js';
-import { OrderCreateParams } from '../../schemas/orders.js';
 import type { MockCore } from '../core.js';
-import { findOrder, fingerprint, payableLocation } from '../lookup.js';
+import { createOrder as createOrderRecord } from '../domain/orders.js';
+import { findOrder, fingerprint } from '../lookup.js';
 import { fail, json, MockApiError } from '../respond.js';
-import type { Route, RouteContext } from '../router.js';
-import type { OrderRecord } from '../state.js';
+import type { RouteContext } from '../router.js';
 import { orderView } from '../views.js';
+import type { BodyOf, Handlers } from './index.js';
 
 /** How long an Idempotency-Key is remembered (spec section 8). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
@@ -14,29 +13,15 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 export const CHECKOUT_TTL_MS = 5 * 60_000;
 
 /** 4.1 create order (with idempotency and hosted checkout) and 4.2 get order. */
-export function orderRoutes(core: MockCore): Route[] {
-  return [
-    {
-      method: 'POST',
-      pattern: '/pos/v1/orders',
-      auth: { scope: 'svc/payments:create', allowUserPool: true },
-      handle: (ctx) => createOrder(core, ctx),
-    },
-    {
-      method: 'GET',
-      pattern: '/pos/v1/orders/:orderId',
-      auth: { scope: 'svc/payments:read' },
-      handle: (ctx) =>
-        json(
-          200,
-          orderView(findOrder(core.state, ctx.caller, ctx.params.orderId), core.state),
-          ctx.requestId,
-        ),
-    },
-  ];
+export function orderRoutes(core: MockCore): Pick<Handlers, 'createOrder' | 'getOrder'> {
+  return {
+    createOrder: (ctx) => createOrder(core, ctx),
+    getOrder: (ctx) =>
+      json(200, orderView(findOrder(core.state, ctx.caller, ctx.params.order_id), core.state), ctx.requestId),
+  };
 }
 
-async function createOrder(core: MockCore, ctx: RouteContext): Promise<Response> {
+async function createOrder(core: MockCore, ctx: RouteContext<BodyOf<'createOrder'>>): Promise<Response> {
   const key = ctx.request.headers.get('idempotency-key');
   let storeKey: string | null = null;
   let print = '';
@@ -56,33 +41,9 @@ async function createOrder(core: MockCore, ctx: RouteContext): Promise<Response>
       return json(201, seen.body, ctx.requestId, { 'idempotent-replayed': 'true' });
     }
   }
-  const params = ctx.parse(OrderCreateParams);
-  payableLocation(core.state, ctx.caller.partnerId, params.location_id);
-  const now = core.clock.iso();
-  const order: OrderRecord = {
-    order_id: randomUUID(),
-    partner_id: ctx.caller.partnerId,
-    location_id: params.location_id,
-    total_cents: params.total_cents,
-    description: params.description ?? null,
-    external_reference: params.external_reference ?? null,
-    external_source: params.external_source ?? null,
-    external_id: params.external_id ?? null,
-    customer_name: params.customer_name ?? null,
-    customer_phone: params.customer_phone ?? null,
-    customer_email: params.customer_email ?? null,
-    department_id: params.department_id ?? null,
-    metadata: params.metadata ?? null,
-    level3: params.level3 ?? null,
-    return_url: params.return_url ?? null,
-    cancel_url: params.cancel_url ?? null,
-    opened_by_m2m_client_id: ctx.caller.clientId,
-    created_at: now,
-    updated_at: now,
-    paymentIds: [],
-    checkoutUsed: false,
-  };
-  core.state.orders.set(order.order_id, order);
+  const params = ctx.body();
+  const order = createOrderRecord(core, ctx.caller, params);
+  const now = order.created_at;
   const body: Record<string, unknown> = {
     order_id: order.order_id,
     status: 'open',

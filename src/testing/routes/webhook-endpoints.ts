@@ -1,61 +1,28 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { secureUrl } from '../../schemas/common.js';
-import type { KnownEventKind } from '../../schemas/events.js';
-import { WebhookEndpointCreateParams } from '../../schemas/webhook-endpoints.js';
 import type { MockCore } from '../core.js';
+import { addWebhookEndpoint } from '../domain/webhooks.js';
 import { json, MockApiError } from '../respond.js';
-import type { Route } from '../router.js';
-import type { MockState, WebhookEndpointRecord } from '../state.js';
-
-/** Stores a webhook endpoint with a fresh signing secret; returns the record (secret included). */
-export function addWebhookEndpoint(
-  state: MockState,
-  input: {
-    partnerId: string;
-    url: string;
-    eventKinds?: KnownEventKind[] | null;
-    description?: string | null;
-  },
-  createdAt: string,
-): WebhookEndpointRecord {
-  const record: WebhookEndpointRecord = {
-    webhook_endpoint_id: randomUUID(),
-    partner_id: input.partnerId,
-    url: input.url,
-    event_kinds: input.eventKinds && input.eventKinds.length > 0 ? [...input.eventKinds] : null,
-    description: input.description ?? null,
-    signing_secret: `whsec_${randomBytes(24).toString('base64url')}`,
-    created_at: createdAt,
-  };
-  state.webhookEndpoints.set(record.webhook_endpoint_id, record);
-  return record;
-}
+import type { Handlers } from './index.js';
 
 /** 4.13 register a webhook endpoint (https, or http for a loopback receiver; the secret is in this response only). */
-export function webhookEndpointRoutes(core: MockCore): Route[] {
-  return [
-    {
-      method: 'POST',
-      pattern: '/admin/v1/partners/:partnerId/webhook-endpoints',
-      auth: { scope: 'svc/webhooks:subscribe' },
-      handle(ctx) {
-        if (ctx.params.partnerId !== ctx.caller.partnerId) {
-          throw new MockApiError(403, 'permission_denied', 'You may only manage your own partner');
-        }
-        // http:// is accepted for a loopback receiver (the mock only delivers to loopback anyway).
-        const params = ctx.parse(WebhookEndpointCreateParams.extend({ url: secureUrl }));
-        const record = addWebhookEndpoint(
-          core.state,
-          {
-            partnerId: ctx.caller.partnerId,
-            url: params.url,
-            eventKinds: params.event_kinds ?? null,
-            description: params.description ?? null,
-          },
-          core.clock.iso(),
-        );
-        return json(201, record, ctx.requestId);
-      },
+export function webhookEndpointRoutes(core: MockCore): Pick<Handlers, 'createWebhookEndpoint'> {
+  return {
+    createWebhookEndpoint(ctx) {
+      if (ctx.params.partner_id !== ctx.caller.partnerId) {
+        throw new MockApiError(403, 'permission_denied', 'You may only manage your own partner');
+      }
+      // The request schema's url takes http:// for a loopback receiver (the mock only delivers to loopback).
+      const params = ctx.body();
+      const record = addWebhookEndpoint(
+        core.state,
+        {
+          partnerId: ctx.caller.partnerId,
+          url: params.url,
+          eventKinds: params.event_kinds ?? null,
+          description: params.description ?? null,
+        },
+        core.clock.iso(),
+      );
+      return json(201, record, ctx.requestId);
     },
-  ];
+  };
 }

@@ -2,22 +2,24 @@ import type { MockCore } from '../core.js';
 import { buildAsyncApiDocument } from '../documents/asyncapi.js';
 import { buildOpenApiDocument } from '../documents/openapi.js';
 import { json, MockApiError } from '../respond.js';
-import type { Route } from '../router.js';
+import type { RouteContext } from '../router.js';
+import type { Handlers } from './index.js';
 
 /** 4.10 the machine-readable descriptions (no authentication). */
-export function wellKnownRoutes(core: MockCore): Route[] {
-  const serve = (name: string, build: (origin: string) => unknown): Route => {
+export function wellKnownRoutes(
+  core: MockCore,
+): Pick<Handlers, 'getOpenApiDocument' | 'getAsyncApiDocument'> {
+  const serve = (name: string, build: (origin: string) => unknown) => {
     // Built once per origin: the OpenAPI servers and token URL name the origin it was fetched from.
     const cache = new Map<string, unknown>();
-    return {
-      method: 'GET',
-      pattern: `/pos/v1/.well-known/${name}`,
-      handle(ctx) {
-        if (!core.options.specs) throw new MockApiError(404, 'spec_not_available', `${name} is not bundled`);
-        if (!cache.has(ctx.origin)) cache.set(ctx.origin, build(ctx.origin));
-        return json(200, cache.get(ctx.origin), ctx.requestId);
-      },
+    return (ctx: RouteContext) => {
+      if (!core.options.specs) throw new MockApiError(404, 'spec_not_available', `${name} is not bundled`);
+      if (!cache.has(ctx.origin)) cache.set(ctx.origin, build(ctx.origin));
+      return json(200, cache.get(ctx.origin), ctx.requestId);
     };
   };
-  return [serve('openapi.json', buildOpenApiDocument), serve('asyncapi.json', buildAsyncApiDocument)];
+  return {
+    getOpenApiDocument: serve('openapi.json', buildOpenApiDocument),
+    getAsyncApiDocument: serve('asyncapi.json', buildAsyncApiDocument),
+  };
 }

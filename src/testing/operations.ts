@@ -1,31 +1,43 @@
-import type { SchemaName } from './schemas.js';
+import type { RequestSchemaName, SchemaName } from './documents/schemas.js';
 
-/** One operation of the service (spec section 4). */
+/**
+ * One operation of the service (spec section 4): the one route table. The router derives its
+ * routes and scope checks from it (routes/index.ts), request bodies are parsed with its schema, and
+ * the OpenAPI document describes it (documents/openapi.ts), so what is served and what is described
+ * cannot drift apart.
+ */
 export interface Operation {
   method: 'get' | 'post';
+  /** An OpenAPI path template: `/pos/v1/orders/{order_id}` (the router's params take these names). */
   path: string;
   operationId: string;
   summary: string;
   tag: 'Auth' | 'Orders' | 'Payments' | 'Refunds' | 'Locations' | 'Launch' | 'Webhooks' | 'Public';
-  /** The scope required; null for the public endpoints. */
+  /** The scope required (machine-client tokens); null for the public endpoints. */
   scope: string | null;
-  body?: SchemaName;
+  /** Whether POS user-pool tokens are accepted too (order creation only, spec 5.6). */
+  userTokens?: boolean;
+  /** The JSON request body: the route parses it with this schema (`ctx.body()`). */
+  body?: RequestSchemaName;
   /** A form-encoded body instead of JSON: its fields. */
-  form?: { fields: Record<string, { type: 'string'; description: string }>; required: string[] };
+  form?: {
+    fields: Readonly<Record<string, { type: 'string'; description: string }>>;
+    required: readonly string[];
+  };
   /** `html`: a page; `redirect`: a 303 with `Location`; `document`: any JSON object. */
-  ok: [number, SchemaName | 'html' | 'redirect' | 'document'];
+  ok: readonly [number, SchemaName | 'html' | 'redirect' | 'document'];
   /** Error statuses answered with the JSON error envelope. */
-  errors: number[];
+  errors: readonly number[];
   /** Error statuses answered with an HTML page (the public pages a browser opens). */
-  htmlErrors?: number[];
-  query?: { name: string; schema: Record<string, unknown>; description: string }[];
+  htmlErrors?: readonly number[];
+  query?: readonly { name: string; schema: Readonly<Record<string, unknown>>; description: string }[];
   idempotent?: boolean;
 }
 
-const AUTH_ERRORS = [401, 403, 429];
+const AUTH_ERRORS = [401, 403, 429] as const;
 
-/** Every endpoint of spec section 4 on the base URL. */
-export const OPERATIONS: Operation[] = [
+/** Every endpoint of spec section 4 on the base URL, and the token endpoint of section 5. */
+export const OPERATIONS = [
   {
     method: 'post',
     path: '/pos/v1/orders',
@@ -33,6 +45,7 @@ export const OPERATIONS: Operation[] = [
     summary: 'Create an order',
     tag: 'Orders',
     scope: 'svc/payments:create',
+    userTokens: true,
     body: 'OrderCreateParams',
     ok: [201, 'OrderCreated'],
     errors: [400, ...AUTH_ERRORS, 404, 409, 413, 422],
@@ -247,4 +260,7 @@ export const OPERATIONS: Operation[] = [
     ok: [201, 'WebhookEndpoint'],
     errors: [400, ...AUTH_ERRORS, 413, 422],
   },
-];
+] as const satisfies readonly Operation[];
+
+/** The id of one operation of {@link OPERATIONS}. */
+export type OperationId = (typeof OPERATIONS)[number]['operationId'];
