@@ -90,7 +90,8 @@ export function assertLoopback(url: string): void {
 /** The server process and a request/answer channel to it. */
 class Server {
   readonly #child: ChildProcess;
-  readonly #waiting = new Map<number, (message: ToClient) => void>();
+  readonly #waiting = new Map<number, { resolve: (message: ToClient) => void; reject: (e: Error) => void }>();
+  #exited: Error | undefined;
   #next = 0;
   readonly ready: Promise<Extract<ToClient, { t: 'ready' }>>;
 
@@ -100,10 +101,16 @@ class Server {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.ready = new Promise((resolve, reject) => {
-      this.#child.once('exit', (code) => reject(new Error(`the chaos server exited with ${code}`)));
+      // A server that dies fails every question in flight, instead of leaving the run hanging.
+      this.#child.once('exit', (code, signal) => {
+        this.#exited = new Error(`the chaos server exited (${signal ?? code})`);
+        reject(this.#exited);
+        for (const { reject: fail } of this.#waiting.values()) fail(this.#exited);
+        this.#waiting.clear();
+      });
       this.#child.on('message', (message: ToClient) => {
         if (message.t === 'ready') resolve(message);
-        else this.#waiting.get(message.id)?.(message);
+        else this.#waiting.get(message.id)?.resolve(message);
       });
     });
   }
@@ -114,10 +121,14 @@ class Server {
 
   #ask<T extends ToClient>(message: (id: number) => ToServer): Promise<T> {
     const id = this.#next++;
-    return new Promise((resolve) => {
-      this.#waiting.set(id, (answer) => {
-        this.#waiting.delete(id);
-        resolve(answer as T);
+    return new Promise((resolve, reject) => {
+      if (this.#exited) return reject(this.#exited);
+      this.#waiting.set(id, {
+        resolve: (answer) => {
+          this.#waiting.delete(id);
+          resolve(answer as T);
+        },
+        reject,
       });
       this.#child.send(message(id));
     });
@@ -145,7 +156,7 @@ class Server {
   }
 
   close(): void {
-    this.#child.disconnect();
+    if (this.#child.connected) this.#child.disconnect();
   }
 }
 
@@ -178,6 +189,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     duplicateOrders: input.duplicateOrders,
   });
   const transcript = new Transcript();
+  const stops: (() => void)[] = [];
   try {
     const ready = await server.ready;
     assertLoopback(ready.proxyUrl);
@@ -212,6 +224,11 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     lag.start();
     const attemptOverruns = new Overruns(options.marginMs, lag);
     const deadlineOverruns = new Overruns(options.marginMs, lag);
+    stops.push(
+      () => lag.stop(),
+      () => attemptOverruns.stop(),
+      () => deadlineOverruns.stop(),
+    );
     // Attempts in flight, by client and the SDK's call id: at most `concurrency` entries.
     for (const [name, client] of Object.entries(clients)) {
       transcript.listen(client);
@@ -349,7 +366,6 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     if (unhandled > 0) breach(`${unhandled} unhandled rejections`);
     attemptOverruns.judge();
     deadlineOverruns.judge();
-    lag.stop();
     for (const line of attemptOverruns.examples) breach(`an attempt ${line}`);
     for (const line of deadlineOverruns.examples) breach(`a call ${line}`);
 
@@ -398,6 +414,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       broken,
     };
   } finally {
+    for (const stop of stops) stop();
     transcript.close();
     transcript.remove();
     server.close();

@@ -76,7 +76,14 @@ export class Overruns {
     readonly cap = 5_000,
   ) {
     // Judged as the run goes, while the ring still holds the stalls of the time.
-    setInterval(() => this.judge(performance.now()), 500).unref();
+    this.#timer = setInterval(() => this.judge(performance.now()), 500);
+    this.#timer.unref();
+  }
+
+  readonly #timer: ReturnType<typeof setInterval>;
+
+  stop(): void {
+    clearInterval(this.#timer);
   }
 
   /** An attempt due at `dueAt` ended at `endedAt`. */

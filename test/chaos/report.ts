@@ -33,7 +33,7 @@ export function describe(r: ChaosResult): string {
       .join(', ')}`,
     `${p.requests} requests through the proxy, ${p.forwarded} reached the mock, ${p.faulted} faulted: ${faults}`,
     `mock created for the calls: ${r.server.created.orders} orders, ${r.server.created.payments} payments, ${r.server.created.refunds} refunds, ${r.server.created.voids} voids`,
-    `attempts (client clock): ${r.attempts.count}, longest ${r.attempts.maxMs} ms against a ${o.timeoutMs} ms timeout; past timeout + ${o.marginMs} ms: ${r.attempts.explained} within the event loop's stalls at the time, ${r.attempts.over} beyond them${r.attempts.explained + r.attempts.over > 0 ? ` (largest overrun net of stalls ${r.attempts.maxUnexplainedMs} ms)` : ''}`,
+    `attempts (client clock): ${r.attempts.count}, longest ${r.attempts.maxMs} ms against a ${o.timeoutMs} ms timeout; past timeout + ${o.marginMs} ms: ${r.attempts.explained} within the event loop's stalls at the time, ${r.attempts.over} beyond them${r.attempts.over > 0 ? ` (largest overrun net of stalls ${r.attempts.maxUnexplainedMs} ms)` : ''}`,
     `abandoned requests (proxy clock): ${p.abandoned}, held open at most ${p.heldMaxMs} ms; past timeout + ${o.marginMs} ms: ${p.heldOverExplained} within the proxy's stalls at the time, ${p.heldOver} beyond them`,
     `calls with a deadline: ${r.deadlines.calls}, longest ${r.deadlines.maxMs} ms against ${o.deadlineMs} ms; past deadline + ${o.marginMs} ms: ${r.deadlines.explained} within stalls, ${r.deadlines.over} beyond them`,
     `event loop: longest stall ${r.clientLoopDelayMaxMs} ms (clients), ${r.server.loopDelayMaxMs} ms (mock and proxy)`,
