@@ -5,6 +5,7 @@
 import { expect, it, describe as suite } from 'vitest';
 import { hashSeed, pickFault } from './faults.js';
 import { assertLoopback, runChaos } from './harness.js';
+import { LagMonitor, Overruns } from './lag.js';
 import { describe } from './report.js';
 import { SecretScanner } from './secrets.js';
 import { FAULTS } from './types.js';
@@ -49,6 +50,35 @@ suite('the chaos harness itself', () => {
     ]);
     expect(scanner.scan('x has spaces and/slashes y')).toEqual(['an odd secret']);
     expect(scanner.scan(`Bearer ${token.slice(0, 20)}… [REDACTED]`)).toEqual([]);
+  });
+
+  it('excuses an overrun by the stalls of the event loop at the time, and no other', async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const lag = new LagMonitor();
+    lag.start();
+    const overruns = new Overruns(250, lag);
+    try {
+      await sleep(30);
+      // A blocked loop: an attempt due when the loop stalled for 450 ms, ending 400 ms late, is the machine's.
+      const due = performance.now();
+      const until = due + 450;
+      while (performance.now() < until);
+      await sleep(30);
+      overruns.note('stalled', due, due + 400);
+      // A quiet loop: an attempt that ends 600 ms after it was due overran by 600 ms, unexcused.
+      const quiet = performance.now();
+      await sleep(600);
+      overruns.note('quiet', quiet, performance.now());
+      await sleep(150);
+      overruns.judge();
+      expect(lag.max).toBeGreaterThan(400);
+      expect(overruns.unexplained).toBe(1);
+      expect(overruns.explained).toBe(1);
+      expect(overruns.examples[0]).toMatch(/^quiet: overran by \d+ ms/);
+    } finally {
+      lag.stop();
+      overruns.stop();
+    }
   });
 
   it(
