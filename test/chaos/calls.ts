@@ -1,0 +1,109 @@
+/**
+ * The mixed calls of a chaos run: which call comes at index i is a function of (seed, i) alone, so
+ * a run needs no list of its calls, and each acts on its own fresh resources (made beforehand by the
+ * server process) so that a call's side effects can be told apart afterwards.
+ */
+import type { PaymentsClient, RequestOptions } from '../../src/index.js';
+import { hashSeed } from './faults.js';
+import { type Fixture, KINDS, type Kind } from './types.js';
+
+export interface PlannedCall {
+  callId: string;
+  kind: Kind;
+  /** Which client: the default undici transport or a caller `fetch`. */
+  transport: 'undici' | 'fetch';
+  /** Set on some calls: the whole call must end within it. */
+  deadlineMs: number | undefined;
+}
+
+const WEIGHTS: Record<Kind, number> = {
+  'orders.create': 18,
+  'orders.create.checkout': 4,
+  'payments.create': 16,
+  'refunds.create': 12,
+  'payments.void': 10,
+  'orders.get': 16,
+  'payments.get': 10,
+  'locations.list': 14,
+};
+const TOTAL = Object.values(WEIGHTS).reduce((a, b) => a + b, 0);
+
+/** Call `i` of the run seeded `seed` (`prefix` tells a warm-up's calls from the measured ones). */
+export function planned(seed: number, prefix: string, i: number, deadlineMs: number): PlannedCall {
+  const random = hashSeed(seed, `plan:${prefix}:${i}`);
+  let at = random() * TOTAL;
+  let kind: Kind = 'orders.get';
+  for (const k of KINDS) {
+    at -= WEIGHTS[k];
+    if (at < 0) {
+      kind = k;
+      break;
+    }
+  }
+  const withDeadline = random() < 0.2 && kind !== 'locations.list';
+  return {
+    callId: `${prefix}-${seed}-${i}`,
+    kind,
+    transport: i % 2 === 0 ? 'undici' : 'fetch',
+    deadlineMs: withDeadline ? deadlineMs : undefined,
+  };
+}
+
+/** Runs one planned call; resolves when it succeeded, rejects with what the SDK threw. */
+export async function invoke(
+  client: PaymentsClient,
+  call: PlannedCall,
+  fixture: Fixture | undefined,
+  locationId: string,
+  timeoutMs: number,
+): Promise<void> {
+  const opts: RequestOptions = {
+    headers: { 'x-chaos-call': call.callId },
+    timeoutMs,
+    ...(call.deadlineMs === undefined ? {} : { deadlineMs: call.deadlineMs }),
+  };
+  const f = fixture ?? { orderId: '', paymentId: '' };
+  switch (call.kind) {
+    case 'orders.create':
+      await client.orders.create(
+        { location_id: locationId, total_cents: 2_500, external_reference: call.callId },
+        opts,
+      );
+      return;
+    case 'orders.create.checkout':
+      await client.orders.create(
+        {
+          location_id: locationId,
+          total_cents: 2_500,
+          return_url: 'https://shop.example.com/return',
+          cancel_url: 'https://shop.example.com/cancel',
+          metadata: { call: call.callId, tags: ['chaos', 1, true, null] },
+        },
+        opts,
+      );
+      return;
+    case 'payments.create':
+      await client.payments.create(f.orderId, { method: 'card', amount_cents: 10_000 }, opts);
+      return;
+    case 'refunds.create':
+      await client.refunds.create(
+        f.orderId,
+        f.paymentId,
+        { amount_cents: 1_000, reason: 'customer_request' },
+        opts,
+      );
+      return;
+    case 'payments.void':
+      await client.payments.void(f.orderId, f.paymentId, opts);
+      return;
+    case 'orders.get':
+      await client.orders.get(f.orderId, opts);
+      return;
+    case 'payments.get':
+      await client.payments.get(f.orderId, f.paymentId, opts);
+      return;
+    case 'locations.list':
+      for await (const _location of client.locations.list({ limit: 10 }, opts));
+      return;
+  }
+}

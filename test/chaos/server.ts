@@ -1,0 +1,224 @@
+/**
+ * The service side of a chaos run, in its own process so that the mock's state (which grows with
+ * every order) and the proxy never count towards the heap of the process whose SDK clients are
+ * measured: the shipped mock served on loopback (its engine wrapped to note every resource it
+ * creates for a chaos call, and every secret it mints), the seeded chaos proxy in front of it, and
+ * the fixtures each call needs, created straight on the mock. Spoken to over the IPC channel
+ * (`ToServer`, `ToClient` in types.ts); started by harness.ts with `fork`.
+ */
+import { randomUUID } from 'node:crypto';
+import { PaymentsClient, SCOPES } from '../../src/index.js';
+import { createMockService, type LoopbackServer, serveFetch } from '../../src/testing/index.js';
+import { LagMonitor, Overruns } from './lag.js';
+import { startChaosProxy } from './proxy.js';
+import type { Fixture, Kind, ServerOptions, ServerSummary, ToClient, ToServer } from './types.js';
+
+type EffectKind = 'order' | 'payment' | 'refund' | 'void';
+
+const MUTATIONS: [RegExp, EffectKind][] = [
+  [/^\/pos\/v1\/orders$/, 'order'],
+  [/^\/pos\/v1\/orders\/[^/]+\/payments$/, 'payment'],
+  [/^\/pos\/v1\/orders\/[^/]+\/payments\/[^/]+\/refunds$/, 'refund'],
+  [/^\/pos\/v1\/orders\/[^/]+\/payments\/[^/]+\/void$/, 'void'],
+];
+
+/** What each kind of call may create. */
+const CREATES: Partial<Record<Kind, EffectKind>> = {
+  'orders.create': 'order',
+  'orders.create.checkout': 'order',
+  'payments.create': 'payment',
+  'refunds.create': 'refund',
+};
+
+const options = JSON.parse(process.argv[2] ?? '{}') as ServerOptions;
+const send = (message: ToClient) => process.send?.(message);
+
+const mock = createMockService({ rateLimits: false });
+const partner = mock.fixtures.partners[0];
+if (!partner) throw new Error('the mock has no seeded partner');
+const locationId = partner.locations.payments;
+mock.seedLocations(partner.partnerId, 25);
+
+// The mock's answers, by chaos call: the ids it created. A call should have one at most.
+const createdBy = new Map<string, Set<string>>();
+// Orders by Idempotency-Key: one at most.
+const ordersByKey = new Map<string, Set<string>>();
+// The order or payment each payments.create / refunds.create call acted on (its fixture).
+const fixtureOf = new Map<string, { kind: Kind; fixture: Fixture }>();
+const created = { orders: 0, payments: 0, refunds: 0, voids: 0 };
+const secrets = new Map<string, string>([[mock.credentials.clientSecret, 'the client secret']]);
+const broken = new Set<string>();
+
+function note(callId: string, kind: EffectKind, id: string, key: string | null): void {
+  if (kind === 'void') {
+    created.voids++;
+    return;
+  }
+  created[`${kind}s`]++;
+  const ids = createdBy.get(callId) ?? new Set<string>();
+  createdBy.set(callId, ids.add(`${kind}:${id}`));
+  if (kind === 'order' && key) ordersByKey.set(key, (ordersByKey.get(key) ?? new Set()).add(id));
+}
+
+async function recorded(request: Request): Promise<Response> {
+  const callId = request.headers.get('x-chaos-call');
+  const path = new URL(request.url).pathname;
+  const mutation = request.method === 'POST' ? MUTATIONS.find(([pattern]) => pattern.test(path)) : undefined;
+  // The self-test's defect: the service forgets the key and creates the order a second time.
+  if (mutation?.[1] === 'order' && callId && options.duplicateOrders) {
+    const copy = new Request(request.clone(), { headers: new Headers(request.headers) });
+    copy.headers.set('idempotency-key', randomUUID());
+    const twin = await mock.fetch(copy);
+    if (twin.ok) {
+      const body = (await twin.json()) as { order_id: string };
+      note(callId, 'order', body.order_id, request.headers.get('idempotency-key'));
+    }
+  }
+  const response = await mock.fetch(request);
+  if (request.method !== 'POST' || !response.ok) return response;
+  if (!mutation && !path.endsWith('/oauth2/token')) return response;
+  const body = (await response.clone().json()) as Record<string, unknown>;
+  if (typeof body.access_token === 'string') secrets.set(body.access_token, 'an access token');
+  if (typeof body.hosted_checkout_url === 'string') {
+    secrets.set(body.hosted_checkout_url, 'a hosted checkout URL');
+    const token = new URL(body.hosted_checkout_url).searchParams.get('token');
+    if (token) secrets.set(token, 'a hosted checkout token');
+  }
+  if (mutation && callId) {
+    const kind = mutation[1];
+    const id = String(
+      kind === 'order' ? body.order_id : kind === 'refund' ? body.refund_id : body.payment_id,
+    );
+    note(callId, kind, id, request.headers.get('idempotency-key'));
+  }
+  return response;
+}
+
+// Fixtures are made straight on the mock's engine: no network, no proxy, no faults.
+const setup = new PaymentsClient({
+  ...mock.clientOptions(),
+  scopes: [...SCOPES],
+  fetch: (url, init) => mock.fetch(new Request(url, init)),
+});
+
+async function prepare(callId: string, kind: Kind): Promise<Fixture | undefined> {
+  if (kind === 'orders.create' || kind === 'orders.create.checkout' || kind === 'locations.list')
+    return undefined;
+  const order = await setup.orders.create({ location_id: locationId, total_cents: 10_000 });
+  let fixture: Fixture = { orderId: order.order_id, paymentId: '' };
+  if (kind !== 'payments.create') {
+    const payment = await setup.payments.create(order.order_id, { method: 'card', amount_cents: 10_000 });
+    if (kind === 'refunds.create') {
+      mock.processor.approve(payment.payment_id);
+      mock.processor.settle(payment.payment_id);
+    }
+    fixture = { orderId: order.order_id, paymentId: payment.payment_id };
+  }
+  if (kind === 'payments.create' || kind === 'refunds.create') fixtureOf.set(callId, { kind, fixture });
+  return fixture;
+}
+
+/** The client reported a failed call: if the mock created its resource, it must say so. */
+function judgeFailure(message: Extract<ToServer, { t: 'failure' }>): void {
+  const { callId, kind } = message;
+  const creates = CREATES[kind];
+  if (creates === undefined) return;
+  const made = [...(createdBy.get(callId) ?? [])].some((id) => id.startsWith(`${creates}:`));
+  if (made && !message.outcomeUnknown)
+    broken.add(`${callId} ${kind}: created, but failed without outcomeUnknown`);
+  if (creates === 'order' && !message.idempotencyKey)
+    broken.add(`${callId} ${kind}: failed without its idempotencyKey`);
+  if (creates === 'order' && message.idempotencyKey && !ordersByKeyHasOnly(callId, message.idempotencyKey))
+    broken.add(`${callId} ${kind}: the error's idempotencyKey is not the key that created the order`);
+}
+
+function ordersByKeyHasOnly(callId: string, key: string): boolean {
+  const mine = [...(createdBy.get(callId) ?? [])].filter((id) => id.startsWith('order:'));
+  if (mine.length === 0) return true;
+  const byKey = ordersByKey.get(key) ?? new Set();
+  return mine.every((id) => byKey.has(id.slice('order:'.length)));
+}
+
+// Failures are judged at the end: an attempt the client gave up on may still reach the mock later.
+const failures: Extract<ToServer, { t: 'failure' }>[] = [];
+
+function summarise(reset: boolean): ServerSummary {
+  for (const failure of failures.splice(0)) judgeFailure(failure);
+  for (const [key, orders] of ordersByKey)
+    if (orders.size > 1) broken.add(`key ${key}: ${orders.size} orders`);
+  for (const [callId, ids] of createdBy) {
+    for (const kind of ['order', 'payment', 'refund'] as const) {
+      const n = [...ids].filter((id) => id.startsWith(`${kind}:`)).length;
+      if (n > 1) broken.add(`${callId}: ${n} ${kind}s created`);
+    }
+  }
+  // The mock's own state: the order of each payments.create call holds one payment at most, the
+  // payment of each refunds.create call one refund at most (its fixture payment is the only one).
+  const state = mock.snapshot();
+  const paymentsOf = new Map(state.orders.map((o) => [o.order_id, o.payment_ids.length]));
+  const refundsOf = new Map<string, number>();
+  for (const r of state.refunds) refundsOf.set(r.payment_id, (refundsOf.get(r.payment_id) ?? 0) + 1);
+  for (const [callId, { kind, fixture }] of fixtureOf) {
+    if (kind === 'payments.create' && (paymentsOf.get(fixture.orderId) ?? 0) > 1)
+      broken.add(`${callId}: the mock's order holds ${paymentsOf.get(fixture.orderId)} payments`);
+    if (kind === 'refunds.create' && (refundsOf.get(fixture.paymentId) ?? 0) > 1)
+      broken.add(`${callId}: the mock's payment holds ${refundsOf.get(fixture.paymentId)} refunds`);
+  }
+  const summary: ServerSummary = {
+    proxy: proxy.figures(reset),
+    created: { ...created },
+    broken: [...broken],
+    secrets: [...secrets],
+    loopDelayMaxMs: Math.round(lag.max),
+    heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1_048_576),
+  };
+  if (reset) {
+    // The figures start again; the checks keep covering every call (the warm-up's too).
+    for (const kind of Object.keys(created) as (keyof typeof created)[]) created[kind] = 0;
+    lag.max = 0;
+  }
+  return summary;
+}
+
+const lag = new LagMonitor();
+lag.start();
+const upstream: LoopbackServer = await serveFetch(recorded, { host: '127.0.0.1' });
+const proxy = await startChaosProxy({
+  upstreamPort: Number(new URL(upstream.url).port),
+  seed: options.seed,
+  faultRate: options.faultRate,
+  timeoutMs: options.timeoutMs,
+  overruns: new Overruns(options.marginMs, lag),
+});
+
+process.on('message', (message: ToServer) => {
+  switch (message.t) {
+    case 'prepare':
+      prepare(message.callId, message.kind).then(
+        (fixture) => send({ t: 'fixture', id: message.id, fixture }),
+        (error: unknown) => send({ t: 'fixture', id: message.id, fixture: undefined, error: String(error) }),
+      );
+      return;
+    case 'failure':
+      failures.push(message);
+      return;
+    case 'sync':
+      send({ t: 'synced', id: message.id });
+      return;
+    case 'collect':
+      send({ t: 'summary', id: message.id, summary: summarise(message.reset) });
+      return;
+  }
+});
+process.on('disconnect', () => {
+  void proxy.close().then(() => upstream.close());
+  mock.close();
+});
+
+send({
+  t: 'ready',
+  proxyUrl: proxy.url,
+  clientId: mock.credentials.clientId,
+  clientSecret: mock.credentials.clientSecret,
+  locationId,
+});

@@ -1,0 +1,46 @@
+/**
+ * The chaos run, longer: npm run soak -- --calls 20000 [--concurrency 32] [--seed 10] [--warmup 2000]
+ * Prints the report; exits 1 when a promise was broken or the clients' heap grew by 5 MB or more.
+ */
+import { loadavg } from 'node:os';
+import { runChaos } from './harness.js';
+import { describe } from './report.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  const value = i === -1 ? fallback : Number(args[i + 1]);
+  if (!Number.isFinite(value)) throw new Error(`--${name} takes a number`);
+  return value;
+};
+const calls = arg('calls', 20_000);
+const concurrency = arg('concurrency', 32);
+const seed = arg('seed', 10);
+const warmup = arg('warmup', 2_000);
+const LIMIT = 5 * 1_048_576;
+
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+const started = new Date();
+console.log(
+  `npm run soak -- --calls ${calls} --concurrency ${concurrency} --seed ${seed} --warmup ${warmup}`,
+);
+console.log(`started ${started.toISOString()}, node ${process.version}, load average ${load()}`);
+const result = await runChaos({
+  calls,
+  concurrency,
+  seed,
+  warmup,
+  samples: 10,
+  heapSnapshots: process.env.CHAOS_HEAP_SNAPSHOTS,
+  onProgress: (done) => {
+    if (done % 5000 === 0) console.error(`  ${done} calls`);
+  },
+});
+console.log(`ended ${new Date().toISOString()}, load average ${load()}`);
+console.log(describe(result));
+const heapOk = result.heap.growthBytes < LIMIT;
+console.log(`heap growth under 5 MB: ${heapOk ? 'yes' : 'NO'}`);
+if (result.broken.length > 0 || !heapOk) process.exitCode = 1;

@@ -1,0 +1,106 @@
+/** The faults the chaos proxy plays (one per request at most) and what its two processes say. */
+export const FAULTS = [
+  'refused',
+  'reset_before',
+  'reset_after',
+  'half_then_reset',
+  'drip',
+  'early_hints',
+  'html_502',
+  'html_504',
+  'status_503',
+  'status_429',
+  'truncated_json',
+] as const;
+export type Fault = (typeof FAULTS)[number] | 'none';
+
+export const KINDS = [
+  'orders.create',
+  'orders.create.checkout',
+  'payments.create',
+  'refunds.create',
+  'payments.void',
+  'orders.get',
+  'payments.get',
+  'locations.list',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** The mock resources one call acts on, created beforehand by the server process. */
+export interface Fixture {
+  orderId: string;
+  paymentId: string;
+}
+
+/** How the server process starts (argv[2], as JSON). */
+export interface ServerOptions {
+  seed: number;
+  faultRate: number;
+  /** Every attempt's timeout: a request the client gives up on must not be held open longer. */
+  timeoutMs: number;
+  /** What the hold may overrun it by, on top of the event loop's stalls at the time. */
+  marginMs: number;
+  /**
+   * A deliberate defect, for the self-test that the checks can fail: every order creation reaches
+   * the mock twice, the second time under another key, as if the key had been ignored.
+   */
+  duplicateOrders?: boolean | undefined;
+}
+
+/** What the proxy saw, as counters: nothing per request is kept beyond the first few breaches. */
+export interface ProxyFigures {
+  requests: number;
+  forwarded: number;
+  faulted: number;
+  faults: Record<string, number>;
+  /** Requests the client closed before their answer was complete (timeouts, mostly). */
+  abandoned: number;
+  /** The longest an abandoned request was held open by the client, from its last byte in. */
+  heldMaxMs: number;
+  /** Held beyond the timeout plus the margin, but not beyond the proxy's own stalls at the time. */
+  heldOverExplained: number;
+  /** Held beyond the timeout plus the margin plus the stalls (a breach), and the first of them. */
+  heldOver: number;
+  heldOverExamples: string[];
+}
+
+/** The server's account of a run, from the mock's answers and state and the proxy's counters. */
+export interface ServerSummary {
+  proxy: ProxyFigures;
+  /** Resources the mock created for the chaos calls (not the fixtures). */
+  created: { orders: number; payments: number; refunds: number; voids: number };
+  /** Every broken promise the server can see by itself or by joining the client's failures. */
+  broken: string[];
+  /** Every secret the mock minted or holds, with a name for it (the client secret, tokens, URLs). */
+  secrets: [string, string][];
+  /** The longest the server's event loop was blocked during the run. */
+  loopDelayMaxMs: number;
+  /** Heap of the server process (the mock's state grows with every order: not the SDK's). */
+  heapUsedMB: number;
+}
+
+/** Client -> server. */
+export type ToServer =
+  | { t: 'prepare'; id: number; callId: string; kind: Kind }
+  | {
+      t: 'failure';
+      callId: string;
+      kind: Kind;
+      outcomeUnknown: boolean;
+      idempotencyKey: string | undefined;
+    }
+  | { t: 'collect'; id: number; reset: boolean }
+  | { t: 'sync'; id: number };
+
+/** Server -> client. */
+export type ToClient =
+  | {
+      t: 'ready';
+      proxyUrl: string;
+      clientId: string;
+      clientSecret: string;
+      locationId: string;
+    }
+  | { t: 'fixture'; id: number; fixture: Fixture | undefined; error?: string }
+  | { t: 'summary'; id: number; summary: ServerSummary }
+  | { t: 'synced'; id: number };
