@@ -57,6 +57,26 @@ export interface RateLimitStore {
   take(key: string, limit: BucketLimit): Promise<number>;
   /** Empties bucket `key` and starts refilling it only after `ms` (a 429's `Retry-After`). */
   pause(key: string, limit: BucketLimit, ms: number): Promise<void>;
+  /**
+   * Optional, and what the client uses when present: takes up to `max` slots at once (as many as
+   * leave `limit.reserve` in the bucket), for an instance to spend locally without a round trip
+   * each. Resolves `{ taken: n, waitMs: 0 }` with n >= 1, or `{ taken: 0, waitMs }` when not even
+   * one slot is free. A store without it is asked once per attempt with `take`.
+   */
+  lease?(key: string, limit: BucketLimit, max: number): Promise<RateLimitLease>;
+}
+
+/**
+ * What {@link RateLimitStore.lease} resolves to.
+ *
+ * @example
+ * const { taken, waitMs }: RateLimitLease = await store.lease!(key, limit, 8);
+ */
+export interface RateLimitLease {
+  /** Slots taken from the shared bucket (0 when none was free). */
+  taken: number;
+  /** When none was taken: the milliseconds to wait before asking again; else 0. */
+  waitMs: number;
 }
 
 /**
@@ -115,21 +135,34 @@ function refill(state: BucketState | undefined, limit: RateLimit, nowMs: number)
 }
 
 /**
- * One take from a bucket (pure): the new state and 0, or the unchanged state and the wait in ms.
- * The Redis script in `partner-payments/stores` is the same arithmetic.
+ * One take of up to `max` slots from a bucket (pure): as many as leave `limit.reserve` in it, with
+ * the new state and wait 0, or none, the unchanged state and the wait in ms. The Redis script in
+ * `partner-payments/stores` is the same arithmetic.
  */
+export function takeSlots(
+  state: BucketState | undefined,
+  limit: BucketLimit,
+  nowMs: number,
+  max: number,
+): { state: BucketState; taken: number; waitMs: number } {
+  const next = refill(state, limit, nowMs);
+  const need = 1 + limit.reserve;
+  if (nowMs >= next.updatedMs && next.tokens >= need) {
+    const taken = Math.max(1, Math.min(Math.floor(max), Math.floor(next.tokens - limit.reserve)));
+    return { state: { tokens: next.tokens - taken, updatedMs: next.updatedMs }, taken, waitMs: 0 };
+  }
+  const paused = Math.max(0, next.updatedMs - nowMs);
+  const waitMs = Math.max(1, Math.ceil(paused + ((need - next.tokens) * 1000) / limit.perSecond));
+  return { state: next, taken: 0, waitMs };
+}
+
+/** One take of one slot from a bucket (pure): the new state and 0, or the unchanged state and the wait in ms. */
 export function takeSlot(
   state: BucketState | undefined,
   limit: BucketLimit,
   nowMs: number,
 ): { state: BucketState; waitMs: number } {
-  const next = refill(state, limit, nowMs);
-  const need = 1 + limit.reserve;
-  if (nowMs >= next.updatedMs && next.tokens >= need) {
-    return { state: { tokens: next.tokens - 1, updatedMs: next.updatedMs }, waitMs: 0 };
-  }
-  const paused = Math.max(0, next.updatedMs - nowMs);
-  const waitMs = Math.max(1, Math.ceil(paused + ((need - next.tokens) * 1000) / limit.perSecond));
+  const { state: next, waitMs } = takeSlots(state, limit, nowMs, 1);
   return { state: next, waitMs };
 }
 
@@ -155,6 +188,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const { state, waitMs } = takeSlot(this.#buckets.get(key), limit, Date.now());
     this.#buckets.set(key, state);
     return waitMs;
+  }
+
+  async lease(key: string, limit: BucketLimit, max: number): Promise<RateLimitLease> {
+    const { state, taken, waitMs } = takeSlots(this.#buckets.get(key), limit, Date.now(), max);
+    this.#buckets.set(key, state);
+    return { taken, waitMs };
   }
 
   async pause(key: string, limit: BucketLimit, ms: number): Promise<void> {

@@ -19,16 +19,18 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 /**
- * The token bucket (the same arithmetic as takeSlot/pauseBucket in src/core/rate-limit.ts) on the
- * Redis server's clock. ARGV: perSecond, burst, reserve, 'take' or 'pause', pause ms. Returns the
- * wait in ms (0: a slot was taken).
+ * The token bucket (the same arithmetic as takeSlots/pauseBucket in src/core/rate-limit.ts) on the
+ * Redis server's clock. ARGV: perSecond, burst, reserve, 'take', 'lease' or 'pause', pause ms, most
+ * slots to lease. 'take' returns the wait in ms (0: a slot was taken); 'lease' returns
+ * {slots taken, wait in ms} (taken as many as leave the reserve, at most the given number).
  */
 export const BUCKET = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rate = tonumber(ARGV[1]) / 1000
 local burst = tonumber(ARGV[2])
-local need = 1 + tonumber(ARGV[3])
+local reserve = tonumber(ARGV[3])
+local need = 1 + reserve
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
 local tokens = tonumber(state[1]) or burst
 local updated = tonumber(state[2]) or now
@@ -37,14 +39,20 @@ if now > updated then
   updated = now
 end
 local wait = 0
+local taken = 0
 if ARGV[4] == 'pause' then
   tokens = math.min(tokens, 0)
   updated = math.max(updated, now + tonumber(ARGV[5]))
 elseif now >= updated and tokens >= need then
-  tokens = tokens - 1
+  taken = 1
+  if ARGV[4] == 'lease' then
+    taken = math.max(1, math.min(math.floor(tonumber(ARGV[6])), math.floor(tokens - reserve)))
+  end
+  tokens = tokens - taken
 else
   wait = math.max(1, math.ceil((updated - now) + (need - tokens) / rate))
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated))
 redis.call('PEXPIRE', KEYS[1], math.ceil(updated - now + burst / rate) + 1000)
+if ARGV[4] == 'lease' then return {taken, wait} end
 return wait`;
