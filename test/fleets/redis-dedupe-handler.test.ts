@@ -95,7 +95,6 @@ describe.each<Flavour>(['ioredis', 'node-redis'])(
       try {
         const { deliver, ran, errors } = receiver(client);
         expect((await deliver('evt_before')).status).toBe(200);
-        const { port } = redis;
         await redis.stop('SIGKILL'); // the outage
         const outage = await deliver('evt_during');
         expect(outage.status).toBe(500);
