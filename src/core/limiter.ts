@@ -10,6 +10,7 @@ import type { LogFn } from './logger.js';
 import {
   type BucketLimit,
   type BucketState,
+  leaseWindowMs,
   pauseBucket,
   type RateLimitLease,
   type RateLimitStore,
@@ -18,10 +19,11 @@ import {
 import { StoreGuard } from './store-guard.js';
 
 /**
- * Slots taken from a shared bucket and not yet spent. They lapse after the time the shared bucket
- * takes to refill as many (`taken / perSecond`): a token bucket is never overdrawn by slots spent
- * later than taken, except when the bucket refills to its capacity meanwhile, which it cannot do
- * before that time. So unused slots are lost to the fleet for at most that long.
+ * Slots taken from a shared bucket and not yet spent. They lapse after one lease window
+ * (`leaseWindowMs`, at most 500 ms), counted from before the store call; the store holds back the
+ * capacity of the slots leased in the current and the previous window, so that the fleet's leased
+ * slots and the shared bucket together never exceed the service's bucket. An unused slot is lost to
+ * the fleet for at most two windows.
  */
 interface Lease {
   slots: number;
@@ -43,6 +45,7 @@ export class RateLimiter {
   #refilling: Promise<number> | undefined;
   /** Calls waiting for a slot, which the next lease is sized for. */
   #waiting = 0;
+  readonly #windowMs: number;
 
   constructor(
     private readonly limit: BucketLimit,
@@ -52,6 +55,7 @@ export class RateLimiter {
   ) {
     this.#guard = store && new StoreGuard('the rate-limit store', log);
     this.#maxLease = Math.max(1, Math.min(64, Math.floor(limit.burst / 4)));
+    this.#windowMs = leaseWindowMs(limit);
   }
 
   /**
@@ -129,7 +133,8 @@ export class RateLimiter {
     // The lapse is counted from before the store call: earlier than the store's own time of the take.
     const askedAt = Date.now();
     const { taken, waitMs } = await this.#guard.run<RateLimitLease>(
-      () => (store.lease ? store.lease(this.key, limit, want) : this.#takeOne(store)),
+      // One slot is spent at once by the call that asked for it: a plain take, which holds nothing back.
+      () => (store.lease && want > 1 ? store.lease(this.key, limit, want) : this.#takeOne(store)),
       () => {
         const local = this.#takeLocal();
         return { taken: local === 0 ? 1 : 0, waitMs: local };
@@ -137,7 +142,7 @@ export class RateLimiter {
     );
     if (taken > 0) {
       lease.slots = taken;
-      lease.expiresAt = askedAt + (taken * 1000) / limit.perSecond;
+      lease.expiresAt = askedAt + this.#windowMs;
       lease.wasted = false;
       return 0;
     }

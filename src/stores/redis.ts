@@ -1,4 +1,4 @@
-import type { BucketLimit, RateLimitStore } from '../core/rate-limit.js';
+import { type BucketLimit, leaseWindowMs, type RateLimitStore } from '../core/rate-limit.js';
 import type { StoredToken, TokenStore } from '../core/token-store.js';
 import type { DedupeStore } from '../webhooks/dedupe.js';
 import { BUCKET, REPLACE_TOKEN, UNLOCK } from './redis-scripts.js';
@@ -96,7 +96,7 @@ export function redisStores(client: RedisClientLike): RedisStores {
     },
   };
   const bucket = (key: string, limit: BucketLimit, mode: string, ms: number, max = 1) =>
-    script(BUCKET, key, limit.perSecond, limit.burst, limit.reserve, mode, ms, max);
+    script(BUCKET, key, limit.perSecond, limit.burst, limit.reserve, mode, ms, max, leaseWindowMs(limit));
   const rateLimitStore: RateLimitStore = {
     async take(key, limit) {
       return Number(await bucket(key, limit, 'take', 0));

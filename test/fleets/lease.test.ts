@@ -126,6 +126,37 @@ describe('the shared rate limit leases slots and spends them locally', () => {
     }
   });
 
+  it('slots one instance holds are not drawn again by another once the shared bucket refills', async () => {
+    // A slow refill and a big burst: an instance that leased 8 slots from a full bucket and spent
+    // one holds 7 while the bucket refills; another instance that then drains the bucket must not
+    // get those 7 again.
+    const limit = resolveRateLimit({ perSecond: 1, burst: 40 });
+    const shared = new MemoryRateLimitStore();
+    const [a, b] = [0, 1].map(() => new RateLimiter(limit, shared, KEY, undefined)) as [
+      RateLimiter,
+      RateLimiter,
+    ];
+    const granted: number[] = [];
+    const take = async (limiter: RateLimiter, n: number) => {
+      for (let i = 0; i < n; i++) {
+        await limiter.acquire(undefined, undefined);
+        granted.push(Date.now());
+      }
+    };
+    await onFakeTime(take(a, 6)); // leases of 2 and 4, spent: the next lease is 8
+    await vi.advanceTimersByTimeAsync(60_000); // the bucket is full again
+    await onFakeTime(take(a, 1)); // leases 8, holds 7
+    await vi.advanceTimersByTimeAsync(7_500); // the bucket has refilled 7.5 of the 8
+    await onFakeTime(Promise.all([take(b, 40), take(a, 7)]));
+    const service: BucketLimit = { ...limit, reserve: 0 };
+    let state: BucketState | undefined;
+    for (const at of granted.sort((x, y) => x - y)) {
+      const slot = takeSlot(state, service, at);
+      expect(slot.waitMs).toBe(0);
+      state = slot.state;
+    }
+  });
+
   it('unused leased slots lapse: later calls go back to the store and the bucket is not drawn twice', async () => {
     const { store, calls } = countingStore();
     const limit = resolveRateLimit({ tier: 'standard' });
