@@ -190,6 +190,23 @@ describe('the shared rate limit leases slots and spends them locally', () => {
     expect(Date.now() - started).toBeLessThan(50);
   });
 
+  it('works on the local bucket while the store is down, with one warning for the outage', async () => {
+    const lines: string[] = [];
+    const down: RateLimitStore = {
+      take: () => Promise.reject(new Error('connection refused')),
+      pause: () => Promise.reject(new Error('connection refused')),
+      lease: () => Promise.reject(new Error('connection refused')),
+    };
+    const limiter = new RateLimiter(resolveRateLimit({ tier: 'high' }), down, KEY, (level, line) =>
+      lines.push(`${level} ${line}`),
+    );
+    const granted = await onFakeTime(acquireSequentially(limiter, 30));
+    expect(granted).toHaveLength(30);
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn the rate-limit store failed \(connection refused\)/),
+    ]);
+  });
+
   it('takeSlots leases as many slots as leave the reserve, at most the number asked', () => {
     const limit = resolveRateLimit({ tier: 'standard' }); // burst 50, reserve 5
     expect(takeSlots(undefined, limit, 0, 8)).toMatchObject({ taken: 8, waitMs: 0 });
