@@ -96,10 +96,10 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     this.#transportName = name;
     const log = makeLog(resolved.logger, resolved.logLevel, secrets);
     const rl = resolved.rateLimit;
-    // A derived client waits in its parent's bucket: one rate limit per API client.
-    this.#limiter = lineage
-      ? lineage.limiter
-      : rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log);
+    // A derived client waits in its parent's bucket, unless withOptions was given a rateLimit of its own.
+    this.#limiter =
+      lineage?.limiter ??
+      (rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log));
     const parent = lineage?.parent;
     const self = this as unknown as { emit(name: string, payload: unknown): boolean };
     // Events go to this client's listeners, then to its parent's (a derived client's calls too).
@@ -184,7 +184,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       resolved: resolveOverrides(this.#options, overrides),
       auth,
       transport: { transport: this.#transport, name: this.#transportName },
-      limiter: this.#limiter,
+      limiter: overrides.rateLimit === undefined ? this.#limiter : undefined,
       secrets: this.#secrets,
       parent: this.#events,
     };

@@ -25,6 +25,7 @@ export { PagePromise } from './core/pagination.js';
 export type {
   BucketLimit,
   RateLimit,
+  RateLimitLease,
   RateLimitOptions,
   RateLimitStore,
   RateTier,

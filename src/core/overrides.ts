@@ -9,13 +9,17 @@ import {
   type PaymentsClientOptions,
   type ResolvedOptions,
 } from './options.js';
+import { resolveRateLimit } from './rate-limit.js';
 
 /**
  * What `client.withOptions()` may change: everything that does not need other credentials, another
- * service or another connection pool.
+ * service or another connection pool. A `rateLimit` gives the derived client a limiter of its own
+ * (its own bucket, or with a `store` the store's bucket of the same machine client); without one it
+ * waits in its parent's.
  *
  * @example
  * const overrides: ClientOverrides = { maxRetries: 0, timeoutMs: 2_000, defaultHeaders: { 'x-team': 'risk' } };
+ * const batch = client.withOptions({ rateLimit: { perSecond: 2, burst: 2 } }); // leaves room for the rest
  * const strict = client.withOptions(overrides);
  */
 export type ClientOverrides = Pick<
@@ -28,6 +32,7 @@ export type ClientOverrides = Pick<
   | 'logLevel'
   | 'middleware'
   | 'tracer'
+  | 'rateLimit'
 >;
 
 const OVERRIDABLE = new Set<string>([
@@ -39,6 +44,7 @@ const OVERRIDABLE = new Set<string>([
   'logLevel',
   'middleware',
   'tracer',
+  'rateLimit',
 ]);
 
 /**
@@ -68,5 +74,10 @@ export function resolveOverrides(base: ResolvedOptions, overrides: ClientOverrid
     logLevel: o.logLevel ?? base.logLevel,
     middleware: o.middleware === undefined ? base.middleware : middlewareList(o.middleware),
     tracer: 'tracer' in o ? o.tracer : base.tracer,
+    // A new limit is a limiter of the derived client's own (client.ts builds it); undefined keeps the parent's.
+    rateLimit:
+      o.rateLimit === undefined
+        ? base.rateLimit
+        : { limit: resolveRateLimit(o.rateLimit), store: o.rateLimit.store },
   };
 }

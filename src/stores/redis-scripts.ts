@@ -19,32 +19,57 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 /**
- * The token bucket (the same arithmetic as takeSlot/pauseBucket in src/core/rate-limit.ts) on the
- * Redis server's clock. ARGV: perSecond, burst, reserve, 'take' or 'pause', pause ms. Returns the
- * wait in ms (0: a slot was taken).
+ * The token bucket (the same arithmetic as takeSlots/pauseBucket in src/core/rate-limit.ts) on the
+ * Redis server's clock. ARGV: perSecond, burst, reserve, 'take', 'lease' or 'pause', pause ms, most
+ * slots to lease, lease window ms. 'take' returns the wait in ms (0: a slot was taken); 'lease'
+ * returns {slots taken, wait in ms}. Slots leased in the current and the previous lease window are
+ * held back from the refill (lw: the window, lc / lp: leased in it / in the one before).
  */
 export const BUCKET = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rate = tonumber(ARGV[1]) / 1000
 local burst = tonumber(ARGV[2])
-local need = 1 + tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated')
+local reserve = tonumber(ARGV[3])
+local need = 1 + reserve
+local span = tonumber(ARGV[7])
+local w = math.floor(now / span)
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'updated', 'lw', 'lc', 'lp')
 local tokens = tonumber(state[1]) or burst
 local updated = tonumber(state[2]) or now
+local lw = tonumber(state[3]) or w
+local lc = tonumber(state[4]) or 0
+local lp = tonumber(state[5]) or 0
+if w == lw + 1 then
+  lp = lc
+  lc = 0
+elseif w > lw + 1 then
+  lp = 0
+  lc = 0
+end
+lw = math.max(w, lw)
 if now > updated then
-  tokens = math.min(burst, tokens + (now - updated) * rate)
+  local cap = math.max(0, burst - lc - lp)
+  if tokens < cap then tokens = math.min(cap, tokens + (now - updated) * rate) end
   updated = now
 end
 local wait = 0
+local taken = 0
 if ARGV[4] == 'pause' then
   tokens = math.min(tokens, 0)
   updated = math.max(updated, now + tonumber(ARGV[5]))
 elseif now >= updated and tokens >= need then
-  tokens = tokens - 1
+  taken = 1
+  if ARGV[4] == 'lease' then
+    taken = math.max(1, math.min(math.floor(tonumber(ARGV[6])), math.floor(tokens - reserve)))
+    lc = lc + taken
+  end
+  tokens = tokens - taken
 else
   wait = math.max(1, math.ceil((updated - now) + (need - tokens) / rate))
+  if burst - lc - lp < need then wait = math.max(wait, span - (now % span)) end
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated))
-redis.call('PEXPIRE', KEYS[1], math.ceil(updated - now + burst / rate) + 1000)
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated), 'lw', tostring(lw), 'lc', tostring(lc), 'lp', tostring(lp))
+redis.call('PEXPIRE', KEYS[1], math.ceil(updated - now + burst / rate) + 2 * span + 1000)
+if ARGV[4] == 'lease' then return {taken, wait} end
 return wait`;

@@ -1,4 +1,4 @@
-import type { BucketLimit, RateLimitStore } from '../core/rate-limit.js';
+import { type BucketLimit, leaseWindowMs, type RateLimitStore } from '../core/rate-limit.js';
 import type { StoredToken, TokenStore } from '../core/token-store.js';
 import type { DedupeStore } from '../webhooks/dedupe.js';
 import { BUCKET, REPLACE_TOKEN, UNLOCK } from './redis-scripts.js';
@@ -31,7 +31,10 @@ export type RedisClientLike =
 export interface RedisStores {
   /** For the client's `tokenStore` option. Holds live access tokens: guard Redis like the secret. */
   tokenStore: TokenStore;
-  /** For `rateLimit: { tier, store }`: one bucket per machine client, kept by an atomic script. */
+  /**
+   * For `rateLimit: { tier, store }`: one bucket per machine client, kept by an atomic script. An
+   * instance leases a few slots per script call and spends them locally.
+   */
   rateLimitStore: RateLimitStore;
   /** For webhook de-duplication (`createDeduplicator({ store })`): `SET NX PX` per event id. */
   dedupeStore: DedupeStore;
@@ -92,11 +95,15 @@ export function redisStores(client: RedisClientLike): RedisStores {
       await script(UNLOCK, key, owner);
     },
   };
-  const bucket = (key: string, limit: BucketLimit, mode: string, ms: number) =>
-    script(BUCKET, key, limit.perSecond, limit.burst, limit.reserve, mode, ms);
+  const bucket = (key: string, limit: BucketLimit, mode: string, ms: number, max = 1) =>
+    script(BUCKET, key, limit.perSecond, limit.burst, limit.reserve, mode, ms, max, leaseWindowMs(limit));
   const rateLimitStore: RateLimitStore = {
     async take(key, limit) {
       return Number(await bucket(key, limit, 'take', 0));
+    },
+    async lease(key, limit, max) {
+      const reply = (await bucket(key, limit, 'lease', 0, Math.max(1, Math.floor(max)))) as unknown[];
+      return { taken: Number(reply[0]), waitMs: Number(reply[1]) };
     },
     async pause(key, limit, ms) {
       await bucket(key, limit, 'pause', Math.ceil(ms));

@@ -189,3 +189,35 @@ export function createDeduplicator(options: DeduplicatorOptions = {}): Deduplica
     },
   };
 }
+
+/** The `dedupeTimeoutMs` of a webhook handler, checked: a positive number of milliseconds. */
+export function dedupeTimeoutOf(value: number | undefined): number {
+  if (value === undefined) return 5_000;
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
+    throw new PaymentsError('dedupeTimeoutMs must be a positive number of milliseconds.');
+  }
+  return value;
+}
+
+/**
+ * Claims `eventId`, or rejects when the store has not answered within `ms`. A claim that lands after
+ * that is released, so that the service's retry of the event is processed rather than skipped.
+ */
+export async function claimWithin(dedupe: Deduplicator, eventId: string, ms: number): Promise<boolean> {
+  const claim = dedupe.claim(eventId);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new PaymentsError(`The webhook de-duplication store did not answer within ${ms} ms.`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([claim, timeout]);
+  } catch (error) {
+    claim.then((claimed) => (claimed ? dedupe.release(eventId) : undefined)).catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}

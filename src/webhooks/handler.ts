@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from '../core/errors.js';
 import type { KnownEventKind } from '../schemas/event-envelope.js';
 import type { WebhookEvent, WebhookEventOf } from '../schemas/events.js';
-import { createDeduplicator, type DedupeStore } from './dedupe.js';
+import { claimWithin, createDeduplicator, type DedupeStore, dedupeTimeoutOf } from './dedupe.js';
 import { answerFetch, answerNode, type NodeWebhookRequest, type NodeWebhookResponse } from './handler-io.js';
 import { nodeApis } from './runtime.js';
 import type { SignatureHeaderValue, WebhookSecret } from './signature.js';
@@ -67,6 +67,13 @@ export interface WebhookHandlerOptions {
   dedupe?: DedupeStore;
   /** How long a handled `event_id` is remembered. @default 86400000 (24 hours, longer than the 14.6 h retry schedule) */
   dedupeTtlMs?: number;
+  /**
+   * How long the dedupe store may take to claim an event before the delivery is answered 500 without
+   * running the handler (a Redis client that queues commands during an outage would otherwise hold
+   * the delivery until the service gives up). A claim that lands later is given back.
+   * @default 5000
+   */
+  dedupeTimeoutMs?: number;
   /** Refuse events older than this (reason `event_too_old`); see `VerifyWebhookOptions.maxAgeMs`. @default undefined (no limit) */
   maxAgeMs?: number;
   /** The largest body accepted; a larger one is answered 413 unread. @default 1048576 (1 MiB) */
@@ -136,6 +143,7 @@ const SETUP_REASONS = new Set(['missing_secret', 'body_not_raw']);
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   const dedupe = createDeduplicator({ store: options.dedupe, ttlMs: options.dedupeTtlMs });
+  const claimTimeoutMs = dedupeTimeoutOf(options.dedupeTimeoutMs);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const verifyOptions = { maxAgeMs: options.maxAgeMs };
   const report = (error: unknown, context: WebhookErrorContext) => {
@@ -172,7 +180,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (!handle) return { status: 200, body: { received: true } };
     let claimed: boolean;
     try {
-      claimed = await dedupe.claim(event.event_id);
+      claimed = await claimWithin(dedupe, event.event_id, claimTimeoutMs);
     } catch (err) {
       return fail(500, err, event);
     }

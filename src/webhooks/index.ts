@@ -38,7 +38,7 @@ export type { NodeWebhookRequest, NodeWebhookResponse } from './handler-io.js';
 export type { VerifyWebhookOptions } from './parse.js';
 export type { WebhookRawBody } from './raw-body.js';
 export type { SignedWebhookPayload } from './sign.js';
-export { signWebhookPayload, webhookSignatureHeader } from './sign.js';
+export { signWebhookPayload, signWebhookPayloadAsync, webhookSignatureHeader } from './sign.js';
 export type { SignatureHeaderValue, WebhookSecret } from './signature.js';
 export { SIGNATURE_HEADER } from './signature.js';
 export type { WebhookRequestLike } from './verify.js';

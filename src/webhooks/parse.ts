@@ -34,22 +34,45 @@ export function maxAgeOf(options: VerifyWebhookOptions | undefined): number | un
   return maxAgeMs;
 }
 
-/** JSON of the verified body: a string as it is, bytes as strict UTF-8. */
-function parseJson(body: string | Uint8Array): unknown {
+const notJson = (cause: unknown) =>
+  new WebhookVerificationError(
+    'invalid_payload',
+    'The webhook body is correctly signed but is not UTF-8 JSON.',
+    {
+      cause,
+    },
+  );
+
+/**
+ * The text of a body: a string as it is, bytes as strict UTF-8. Bytes that are not UTF-8 give the
+ * refusal instead of throwing it, since it may only be thrown once the signature is known to match
+ * (a forged body is `signature_mismatch`, whatever its bytes).
+ */
+export function bodyText(body: string | Uint8Array): string | WebhookVerificationError {
+  if (typeof body === 'string') return body;
   try {
-    return JSON.parse(typeof body === 'string' ? body : utf8Text(body));
+    return utf8Text(body);
   } catch (cause) {
-    throw new WebhookVerificationError(
-      'invalid_payload',
-      'The webhook body is correctly signed but is not UTF-8 JSON.',
-      { cause },
-    );
+    return notJson(cause);
   }
 }
 
-/** The event in a verified body, or the reason it is refused. */
-export function parseEvent(body: string | Uint8Array, maxAgeMs: number | undefined): WebhookEvent {
-  const checked = checkEnvelope(parseJson(body));
+/** JSON of the verified body's text (from {@link bodyText}). */
+function parseJson(text: string | WebhookVerificationError): unknown {
+  if (typeof text !== 'string') throw text;
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw notJson(cause);
+  }
+}
+
+/** The event in a verified body's text (from {@link bodyText}), or the reason it is refused. */
+export function parseEvent(
+  text: string | WebhookVerificationError,
+  maxAgeMs: number | undefined,
+): WebhookEvent {
+  const checked = checkEnvelope(parseJson(text));
   if (!checked.ok) {
     const what =
       checked.reason === 'unsupported_version'

@@ -67,6 +67,10 @@ export function utf8Text(bytes: Uint8Array): string {
 /** Bytes of a string of lowercase hexadecimal digits (already checked by the caller). */
 export function hexBytes(hex: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(hex.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++)
+    out[i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
   return out;
 }
+
+/** The value of one lowercase hexadecimal digit's character code. */
+const nibble = (c: number): number => (c <= 57 ? c - 48 : c - 87);

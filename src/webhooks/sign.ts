@@ -1,5 +1,7 @@
-import { WebhookVerificationError } from '../core/errors.js';
+import type { webcrypto } from 'node:crypto';
+import { PaymentsError, WebhookVerificationError } from '../core/errors.js';
 import { toBody } from './raw-body.js';
+import { utf8Bytes } from './runtime.js';
 import { hmacHex, normalizeSecrets, SIGNATURE_PREFIX } from './signature.js';
 
 /**
@@ -58,6 +60,45 @@ export function webhookSignatureHeader(body: string | Uint8Array, secret: string
  * const response = await fetch('http://127.0.0.1:3000/webhooks/payments', { method: 'POST', headers, body });
  */
 export function signWebhookPayload(payload: string | object, secret: string): SignedWebhookPayload {
+  const body = serialise(payload);
+  return signed(body, webhookSignatureHeader(body, secret));
+}
+
+/**
+ * Signs a payload exactly as {@link signWebhookPayload} does, on Web Crypto (`crypto.subtle`): for
+ * tests that run where `node:crypto` is missing (Cloudflare Workers without `nodejs_compat`, Vercel
+ * Edge, browsers). The same body, signature and headers; rejects with the same errors.
+ *
+ * @example
+ * import { signWebhookPayloadAsync } from 'partner-payments/webhooks';
+ *
+ * const { body, headers } = await signWebhookPayloadAsync(event, 'whsec_test');
+ * const response = await worker.fetch(new Request('https://example.com/webhooks', { method: 'POST', headers, body }));
+ */
+export async function signWebhookPayloadAsync(
+  payload: string | object,
+  secret: string,
+): Promise<SignedWebhookPayload> {
+  const body = serialise(payload);
+  const key = singleSecret(secret);
+  const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
+  if (!subtle) {
+    throw new PaymentsError(
+      'signWebhookPayloadAsync needs Web Crypto (globalThis.crypto.subtle), which this runtime does not have.',
+    );
+  }
+  const hmacKey = await subtle.importKey('raw', utf8Bytes(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  const digest = new Uint8Array(await subtle.sign('HMAC', hmacKey, utf8Bytes(body)));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return signed(body, SIGNATURE_PREFIX + hex);
+}
+
+type SubtleCrypto = webcrypto.SubtleCrypto;
+
+function serialise(payload: string | object): string {
   let body: string | undefined;
   try {
     body = typeof payload === 'string' ? payload : JSON.stringify(payload);
@@ -65,7 +106,10 @@ export function signWebhookPayload(payload: string | object, secret: string): Si
     throw notSerialisable(cause); // a BigInt or a cycle
   }
   if (typeof body !== 'string') throw notSerialisable(undefined); // a function or a symbol
-  const signature = webhookSignatureHeader(body, secret);
+  return body;
+}
+
+function signed(body: string, signature: string): SignedWebhookPayload {
   return {
     body,
     signature,

@@ -1,4 +1,5 @@
 import { PaymentsError, WebhookVerificationError } from '../core/errors.js';
+import { hmacSha256 } from './hmac.js';
 import { type NodeApis, nodeApis } from './runtime.js';
 
 /**
@@ -157,13 +158,18 @@ export function signatureMismatch(secretCount: number): WebhookVerificationError
  * reveals neither how much of the signature matched nor which secret did.
  */
 export function matchesSync(body: string | Uint8Array, hex: string, secrets: readonly string[]): boolean {
-  const { crypto, buffer } = requireNode('verifyWebhook');
-  const expected = buffer.Buffer.from(hex, 'hex');
+  const apis = requireNode('verifyWebhook');
+  const { crypto, buffer } = apis;
+  // The header's 32 bytes, decoded into scratch space (this function is synchronous).
+  expected ??= buffer.Buffer.alloc(DIGEST_BYTES);
+  expected.write(hex, 'hex');
   let matched = false;
   for (const secret of secrets) {
-    if (crypto.timingSafeEqual(crypto.createHmac('sha256', secret).update(body).digest(), expected)) {
-      matched = true;
-    }
+    if (crypto.timingSafeEqual(hmacSha256(apis, body, secret), expected)) matched = true;
   }
   return matched;
 }
+
+/** An HMAC-SHA256 is 32 bytes. */
+const DIGEST_BYTES = HEX_LENGTH / 2;
+let expected: Buffer | undefined;

@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
-import { maxAgeOf, parseEvent, type VerifyWebhookOptions } from './parse.js';
+import { bodyText, maxAgeOf, parseEvent, type VerifyWebhookOptions } from './parse.js';
 import { toBody, type WebhookRawBody } from './raw-body.js';
 import { nodeApis, utf8Bytes } from './runtime.js';
 import {
@@ -12,7 +12,7 @@ import {
   signatureMismatch,
   type WebhookSecret,
 } from './signature.js';
-import { matchesAsync } from './subtle.js';
+import { hmacKeys, matchesAsync } from './subtle.js';
 
 /**
  * Verifies a webhook delivery and returns its event. Synchronous (HMAC from `node:crypto`, so Node.js,
@@ -64,7 +64,7 @@ export function verifyWebhook(
   const body = toBody(rawBody);
   const hex = parseSignatureHeader(signatureHeader);
   if (!matchesSync(body, hex, secrets)) throw signatureMismatch(secrets.length);
-  return parseEvent(body, maxAgeMs);
+  return parseEvent(bodyText(body), maxAgeMs);
 }
 
 /**
@@ -106,11 +106,16 @@ export async function verifyWebhookAsync(
   const secrets = normalizeSecrets(secret);
   const body = toBody(rawBody);
   const hex = parseSignatureHeader(signatureHeader);
-  // A private copy of the bytes: the caller's buffer may change while the digests are computed, and
-  // the bytes parsed must be the bytes verified.
-  const bytes = typeof body === 'string' ? utf8Bytes(body) : new Uint8Array(body);
-  if (!(await matchesAsync(bytes, hex, secrets))) throw signatureMismatch(secrets.length);
-  return parseEvent(typeof body === 'string' ? body : bytes, maxAgeMs);
+  const keys = hmacKeys(secrets);
+  const hmacs = Array.isArray(keys) ? keys : await keys;
+  // The bytes parsed must be the bytes verified, though the caller's buffer may change while the
+  // digests are computed: subtle.verify copies the bytes as it is called, and the text is decoded in
+  // the same turn, before anything else can run.
+  const bytes = typeof body === 'string' ? utf8Bytes(body) : body;
+  const matched = matchesAsync(bytes, hex, hmacs);
+  const text = bodyText(body);
+  if (!(await matched)) throw signatureMismatch(secrets.length);
+  return parseEvent(text, maxAgeMs);
 }
 
 /**
