@@ -82,7 +82,7 @@ export function readAttempt<S extends z.ZodType>(
   const { status } = res;
   state.status = status;
   if (status >= 200 && status < 300) {
-    const parsed = parseSuccess(res, spec.response, `${method} ${path}`);
+    const parsed = parseSuccess(res, spec.response, spec);
     const requestId = parsed.ok ? parsed.requestId : parsed.error.requestId;
     if (events?.wants('response')) {
       const durationMs = Date.now() - started;

@@ -93,12 +93,12 @@ export class HttpCore {
   call<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
-    const { events, middleware } = this.#config;
-    // The hot path: nothing wraps the call and nobody waits for its `end`.
-    if (middleware.length === 0 && !events.wants('end')) {
+    const { events } = this.#config;
+    // The hot path: nobody waits for the call's `end`, so no frame around the attempts.
+    if (!events.wants('end')) {
       const headers = this.#headers(spec);
       const state = this.#state(spec, headers);
-      return APIPromise.from(this.#run(spec, state, headers, meta, true), meta);
+      return APIPromise.from(this.#wrapped(spec, state, headers, meta), meta);
     }
     return APIPromise.from(this.#call(spec, meta), meta);
   }
@@ -111,28 +111,36 @@ export class HttpCore {
   }
 
   async #call<S extends z.ZodType>(spec: RequestSpec<S>, meta: ResponseMeta): Promise<z.infer<S>> {
-    const { events, middleware } = this.#config;
+    const { events } = this.#config;
     const headers = this.#headers(spec);
     const state = this.#state(spec, headers);
     try {
-      let value: z.infer<S>;
-      if (middleware.length === 0) value = await this.#run(spec, state, headers, meta, true);
-      else {
-        const result = await runMiddleware(middleware, state, async () => {
-          // Attempts send a copy: the token they add never shows in `call.headers`.
-          const data = await this.#run(spec, state, { ...headers }, meta, true);
-          return callResult(data, meta);
-        });
-        value = result.data as z.infer<S>;
-        meta.status = result.status;
-        meta.requestId = result.requestId;
-      }
+      const value = await this.#wrapped(spec, state, headers, meta);
       if (events.wants('end')) events.emit('end', endEvent(state, true, undefined));
       return value;
     } catch (error) {
       if (events.wants('end')) events.emit('end', endEvent(state, false, error));
       throw error;
     }
+  }
+
+  /** The attempts inside the middleware (promise callbacks, not async frames: tracing is measured). */
+  #wrapped<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    state: CallState,
+    headers: Record<string, string>,
+    meta: ResponseMeta,
+  ): Promise<z.infer<S>> {
+    const middleware = this.#config.middleware;
+    if (middleware.length === 0) return this.#run(spec, state, headers, meta, true);
+    // Attempts send a copy: the token they add never shows in `call.headers`.
+    const terminal = () =>
+      this.#run(spec, state, { ...headers }, meta, true).then((data) => callResult(data, meta));
+    return runMiddleware(middleware, state, terminal).then((result) => {
+      meta.status = result.status;
+      meta.requestId = result.requestId;
+      return result.data as z.infer<S>;
+    });
   }
 
   async #run<S extends z.ZodType>(

@@ -24,28 +24,23 @@ function readBody(text: string): unknown {
 export function parseSuccess<S extends z.ZodType>(
   res: TransportResponse,
   schema: S,
-  what: string,
+  call: { method: string; path: string },
 ):
   | { ok: true; value: z.infer<S>; requestId: string | undefined }
   | { ok: false; error: InvalidResponseError; unreadable: boolean } {
   const contentType = res.headers['content-type'];
   let requestId = res.headers['x-request-id'];
-  const fail = (why: string, unreadable = false) => ({
-    ok: false as const,
-    unreadable,
-    error: new InvalidResponseError(`${what} answered ${res.status} but ${why}.`, {
-      status: res.status,
-      requestId,
-    }),
-  });
-  if (contentType !== undefined && !/\bjson\b/i.test(contentType)) {
-    return fail(`with content-type ${contentType.split(';')[0]} instead of JSON`);
+  if (contentType !== undefined && contentType !== 'application/json' && !/\bjson\b/i.test(contentType)) {
+    return failed(res, call, requestId, `with content-type ${contentType.split(';')[0]} instead of JSON`);
   }
   let data: unknown;
   try {
     data = JSON.parse(res.bodyText);
   } catch {
-    return fail(
+    return failed(
+      res,
+      call,
+      requestId,
       res.bodyText === ''
         ? 'with an empty body'
         : `with a body that is not valid JSON (${res.bodyText.length} characters, malformed or truncated)`,
@@ -59,9 +54,24 @@ export function parseSuccess<S extends z.ZodType>(
       .slice(0, 5)
       .map((i) => issueLine(i, '(body)'))
       .join('; ');
-    return fail(`with a body that does not match the documented shape (${issues})`);
+    return failed(res, call, requestId, `with a body that does not match the documented shape (${issues})`);
   }
   return { ok: true, value: parsed.data, requestId };
+}
+
+function failed(
+  res: TransportResponse,
+  call: { method: string; path: string },
+  requestId: string | undefined,
+  why: string,
+  unreadable = false,
+): { ok: false; error: InvalidResponseError; unreadable: boolean } {
+  const message = `${call.method} ${call.path} answered ${res.status} but ${why}.`;
+  return {
+    ok: false,
+    unreadable,
+    error: new InvalidResponseError(message, { status: res.status, requestId }),
+  };
 }
 
 /** The typed error of a non-2xx response, with `Retry-After` read on 429 and 503. */

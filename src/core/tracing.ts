@@ -105,7 +105,9 @@ interface ErrorFields {
  * query string, no body, no hosted-checkout URL, no error message (only its class and code).
  */
 export function tracingMiddleware(tracer: PaymentsTracer, target: TraceTarget): Middleware {
-  return async (call: Call, next: () => Promise<CallResult>) => {
+  // Not an async function: two callbacks on `next()`'s promise cost less per call than an async
+  // frame with try/finally (the tracer's figure is measured on the hot path).
+  return (call: Call, next: () => Promise<CallResult>) => {
     const span = tracer.startSpan(`${call.method} ${call.route}`, {
       kind: SPAN_KIND_CLIENT,
       attributes: {
@@ -120,34 +122,41 @@ export function tracingMiddleware(tracer: PaymentsTracer, target: TraceTarget): 
     if (call.idempotencyKey !== undefined) {
       span.setAttribute('partner_payments.idempotency_key', call.idempotencyKey);
     }
-    try {
-      const result = await next();
-      span.setAttribute('http.response.status_code', result.status);
-      span.setAttribute('partner_payments.outcome_unknown', false);
-      return result;
-    } catch (error) {
-      const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields;
-      const status = typeof fields.status === 'number' ? fields.status : undefined;
-      const name = typeof fields.name === 'string' ? fields.name : 'Error';
-      const code = typeof fields.code === 'string' ? fields.code : undefined;
-      if (status !== undefined) span.setAttribute('http.response.status_code', status);
-      span.setAttribute('error.type', status !== undefined && status >= 400 ? String(status) : name);
-      span.setAttribute('partner_payments.outcome_unknown', fields.outcomeUnknown === true);
-      span.setStatus({ code: STATUS_ERROR, message: code ? `${name} (${code})` : name });
-      throw error;
-    } finally {
-      span.setAttribute('partner_payments.attempts', call.attempts);
-      if (call.attempts > 1) span.setAttribute('http.request.resend_count', call.attempts - 1);
-      for (const retry of call.retries) {
-        const attributes: Record<string, TraceAttributeValue> = {
-          'partner_payments.attempt': retry.attempt,
-          'partner_payments.retry.delay_ms': retry.delayMs,
-          'partner_payments.retry.reason': retry.reason,
-        };
-        if (retry.status !== undefined) attributes['http.response.status_code'] = retry.status;
-        span.addEvent('partner_payments.retry', attributes, retry.at);
-      }
-      span.end();
-    }
+    return next().then(
+      (result) => {
+        span.setAttribute('http.response.status_code', result.status);
+        span.setAttribute('partner_payments.outcome_unknown', false);
+        endSpan(span, call);
+        return result;
+      },
+      (error: unknown) => {
+        const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields;
+        const status = typeof fields.status === 'number' ? fields.status : undefined;
+        const name = typeof fields.name === 'string' ? fields.name : 'Error';
+        const code = typeof fields.code === 'string' ? fields.code : undefined;
+        if (status !== undefined) span.setAttribute('http.response.status_code', status);
+        span.setAttribute('error.type', status !== undefined && status >= 400 ? String(status) : name);
+        span.setAttribute('partner_payments.outcome_unknown', fields.outcomeUnknown === true);
+        span.setStatus({ code: STATUS_ERROR, message: code ? `${name} (${code})` : name });
+        endSpan(span, call);
+        throw error;
+      },
+    );
   };
+}
+
+/** The attempts and retries of a call that ended, then the end of its span. */
+function endSpan(span: TraceSpan, call: Call): void {
+  span.setAttribute('partner_payments.attempts', call.attempts);
+  if (call.attempts > 1) span.setAttribute('http.request.resend_count', call.attempts - 1);
+  for (const retry of call.retries) {
+    const attributes: Record<string, TraceAttributeValue> = {
+      'partner_payments.attempt': retry.attempt,
+      'partner_payments.retry.delay_ms': retry.delayMs,
+      'partner_payments.retry.reason': retry.reason,
+    };
+    if (retry.status !== undefined) attributes['http.response.status_code'] = retry.status;
+    span.addEvent('partner_payments.retry', attributes, retry.at);
+  }
+  span.end();
 }

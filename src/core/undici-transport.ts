@@ -51,16 +51,23 @@ export function undiciTransport(
   let undici: Undici | undefined;
   let dispatcher: Dispatcher | undefined;
   const origins = new Map<string, string>();
+  let last: { prefix: string; origin: string } | undefined;
   const send = (req: TransportRequest): Promise<TransportResponse> => {
     // The origin as undici keys its pools (`new URL(...).origin`: lower-case, no default port),
     // computed once per base URL; the path is sent as the core built it (already encoded).
     const url = req.url;
     const at = url.indexOf('/', url.indexOf('//') + 2);
-    const prefix = at < 0 ? url : url.slice(0, at);
-    let origin = origins.get(prefix);
-    if (origin === undefined) {
-      origin = new URL(prefix).origin;
-      if (origins.size < 16) origins.set(prefix, origin);
+    let origin: string | undefined;
+    // The same base URL as last time (nearly always): no substring, no lookup.
+    if (last !== undefined && at === last.prefix.length && url.startsWith(last.prefix)) origin = last.origin;
+    else {
+      const prefix = at < 0 ? url : url.slice(0, at);
+      origin = origins.get(prefix);
+      if (origin === undefined) {
+        origin = new URL(prefix).origin;
+        if (origins.size < 16) origins.set(prefix, origin);
+      }
+      last = { prefix, origin };
     }
     const attempt = clock.start(req.timeoutMs, req.signal);
     return new Promise<TransportResponse>((resolve, reject) => {

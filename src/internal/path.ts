@@ -6,8 +6,7 @@
  * path`/pos/v1/orders/${orderId}/payments/${paymentId}`
  */
 export function path(strings: TemplateStringsArray, ...params: string[]): string {
-  return strings.reduce(
-    (out, part, i) => out + part + (i < params.length ? encodeURIComponent(params[i]!) : ''),
-    '',
-  );
+  let out = strings[0]!;
+  for (let i = 0; i < params.length; i++) out += encodeURIComponent(params[i]!) + strings[i + 1]!;
+  return out;
 }

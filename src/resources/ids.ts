@@ -7,12 +7,12 @@ import { UUID_MESSAGE, UUID_PATTERN } from '../schemas/common.js';
  * schema parse: this runs on every call.
  */
 export function checkIds(ids: Record<string, unknown>): void {
-  const bad: string[] = [];
+  let bad: string[] | undefined;
   for (const name in ids) {
     const value = ids[name];
-    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) bad.push(name);
+    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) (bad ??= []).push(name);
   }
-  if (bad.length > 0) {
+  if (bad) {
     throw new RequestValidationError(
       'identifier',
       bad.map((name) => ({ path: [name], message: UUID_MESSAGE })),
