@@ -99,6 +99,7 @@ export {
   MemoryDedupeStore,
   SIGNATURE_HEADER,
   signWebhookPayload,
+  signWebhookPayloadAsync,
   verifyWebhook,
   verifyWebhookAsync,
   verifyWebhookRequest,
