@@ -77,7 +77,7 @@ export function renderReport(report: Report, command: string): string {
     '',
     ...comparisonTable(report.comparisons),
     '',
-    `Requests per contender and figure: ${report.comparisons[0]?.requests.toLocaleString('en-US') ?? 0} (after an uncounted warm-up round).`,
+    `Operations per contender and figure, by section: ${[...new Set(report.comparisons.map((c) => c.requests))].map((n) => n.toLocaleString('en-US')).join(', ')} (in short alternating rounds, after an uncounted warm-up round).`,
   ];
   if (report.coldStarts) {
     out.push(

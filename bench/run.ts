@@ -26,15 +26,15 @@ if (only.includes('http')) {
   step('request overhead (orders.get, orders.create)');
   const { benchHttp } = await import('./http.js');
   report.comparisons.push(
-    ...(await benchHttp(quick ? { perRound: 500, rounds: 2 } : { perRound: 4_000, rounds: 6 })),
+    ...(await benchHttp(quick ? { perRound: 500, rounds: 2 } : { perRound: 1_000, rounds: 24 })),
   );
 }
 if (only.includes('fleet')) {
   step('fleet options while idle (orders.get with tokenStore and rateLimit)');
   const { benchFleet } = await import('./fleet.js');
-  // Two clients whose difference is a fraction of a microsecond: many short alternating rounds, so
-  // that this VM's speed drifting within a run reaches both sides alike (rounds of 4,000 gave 71% to
-  // 113% for the same build; rounds of 500 keep runs within a few points).
+  // Two clients whose difference is about a microsecond: many short alternating rounds, so that this
+  // VM's speed drifting within a run reaches both sides alike (rounds of 4,000 gave 71% to 113% for
+  // the same build; rounds of 500 keep runs within a few points). The other sections do the same.
   report.comparisons.push(
     ...(await benchFleet(quick ? { perRound: 500, rounds: 2 } : { perRound: 500, rounds: 81 })),
   );
@@ -43,7 +43,7 @@ if (only.includes('webhooks')) {
   step('verifyWebhook and verifyWebhookAsync');
   const { benchWebhooks } = await import('./webhooks.js');
   report.comparisons.push(
-    ...(await benchWebhooks(quick ? { perRound: 2_000, rounds: 2 } : { perRound: 20_000, rounds: 7 })),
+    ...(await benchWebhooks(quick ? { perRound: 2_000, rounds: 2 } : { perRound: 5_000, rounds: 28 })),
   );
 }
 if (only.includes('footprint')) {
