@@ -10,7 +10,9 @@ export function checkIds(ids: Record<string, unknown>): void {
   let bad: string[] | undefined;
   for (const name in ids) {
     const value = ids[name];
-    if (typeof value !== 'string' || !UUID_PATTERN.test(value)) (bad ??= []).push(name);
+    if (typeof value === 'string' && UUID_PATTERN.test(value)) continue;
+    if (bad) bad.push(name);
+    else bad = [name];
   }
   if (bad) {
     throw new RequestValidationError(
