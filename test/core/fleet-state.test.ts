@@ -14,6 +14,7 @@ import {
 } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { caught } from '../helpers/caught.js';
+import { countingFetch } from '../helpers/counting-fetch.js';
 
 const ORDER = '3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f';
 const LOW: BucketLimit = { perSecond: 5, burst: 10, reserve: 0 };
@@ -86,12 +87,7 @@ function setup(mockOptions: Parameters<typeof createMockService>[0] = {}) {
         warn: (l) => lines.push(l),
         error: (l) => lines.push(l),
       },
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        if (request.url.endsWith('/oauth2/token')) counts.token++;
-        else counts.api++;
-        return mock.fetch(request);
-      },
+      fetch: countingFetch(mock, counts),
       ...options,
     });
   const partnerId = mock.fixtures.partners[0]!.partnerId;

@@ -10,6 +10,7 @@ import {
 } from '../../src/index.js';
 import { createMockService } from '../../src/testing/index.js';
 import { caught } from '../helpers/caught.js';
+import { countingFetch } from '../helpers/counting-fetch.js';
 
 const ORDER = '3f1c2a4e-8b7d-4c6a-9e2f-1a2b3c4d5e6f';
 
@@ -22,12 +23,7 @@ function setup() {
       ...mock.clientOptions(),
       maxRetries: 0,
       logLevel: 'off',
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        if (request.url.endsWith('/oauth2/token')) counts.token++;
-        else counts.api++;
-        return mock.fetch(request);
-      },
+      fetch: countingFetch(mock, counts),
       ...options,
     });
   return { counts, client };
