@@ -14,8 +14,8 @@ export class AttemptTimeout extends Error {
 }
 
 /**
- * An attempt in flight, with one `abort` listener (`once`/`removeListener('abort')`, the shape of
- * an EventEmitter signal): the transport stops its exchange on it. No `AbortController` per request.
+ * An attempt in flight, with one abort listener: the transport's, which stops its exchange. No
+ * `AbortController` per request.
  */
 export class Attempt {
   aborted = false;
@@ -28,18 +28,9 @@ export class Attempt {
 
   constructor(readonly deadline: number) {}
 
-  /** undici checks that the signal has `on`; it listens through `once`. */
-  on(_event: 'abort', listener: () => void): this {
+  /** Sets the one listener called when the attempt is aborted (by the clock or the caller). */
+  onAbort(listener: () => void): void {
     this.listener = listener;
-    return this;
-  }
-  once(_event: 'abort', listener: () => void): this {
-    this.listener = listener;
-    return this;
-  }
-  removeListener(_event: 'abort', _listener: () => void): this {
-    this.listener = undefined;
-    return this;
   }
 
   /** Aborts the attempt once; the transport's pending read rejects with `reason`. */

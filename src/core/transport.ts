@@ -95,7 +95,7 @@ export function fetchTransport(
     const controller = new AbortController();
     const attempt = clock.start(req.timeoutMs, req.signal);
     if (attempt.aborted) controller.abort();
-    else attempt.once('abort', () => controller.abort());
+    else attempt.onAbort(() => controller.abort());
     try {
       const res = await fetchFn(req.url, {
         method: req.method,

@@ -73,7 +73,7 @@ export function undiciTransport(
     return new Promise<TransportResponse>((resolve, reject) => {
       const exchange = new Exchange(attempt, clock, (undici as Undici).util.parseHeaders, resolve, reject);
       if (attempt.aborted) return exchange.onError(attempt.reason);
-      attempt.once('abort', () => exchange.abort());
+      attempt.onAbort(() => exchange.abort());
       try {
         (dispatcher as Dispatcher).dispatch(
           {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PaymentsClient } from '../../src/client.js';
 import { APIConnectionTimeoutError, type PaymentsError } from '../../src/core/errors.js';
 import type { PaymentsClientOptions } from '../../src/core/options.js';
+import { socketTransports } from '../helpers/socket-transports.js';
 
 const realSetTimeout = globalThis.setTimeout;
 const realTick = () => new Promise<void>((resolve) => realSetTimeout(resolve, 3));
@@ -71,10 +72,7 @@ async function dripUntilSettled(call: Promise<unknown>): Promise<{ error: unknow
   return { error: settled ? settled.error : 'still pending after 8 s', elapsedMs: Date.now() - started };
 }
 
-const transports: [string, PaymentsClientOptions][] = [
-  ['undici', {}],
-  ['fetch', { fetch: (input, init) => globalThis.fetch(input, init) }],
-];
+const transports = Object.entries(socketTransports) as [string, PaymentsClientOptions][];
 
 describe.each(transports)('the whole attempt is bounded [%s]', (_name, transportOptions) => {
   const client = (options: PaymentsClientOptions) =>

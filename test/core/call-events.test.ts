@@ -6,6 +6,7 @@ import { caught } from '../helpers/caught.js';
 import { ORDER_ID, openOrderBody, orderCreated } from '../helpers/fixtures.js';
 import { apiError, sequence } from '../helpers/handlers.js';
 import { type RawServer, refusedUrl, resetAfterRead, startRawServer } from '../helpers/raw-server.js';
+import { socketTransports } from '../helpers/socket-transports.js';
 import { describeTransports } from '../helpers/transports.js';
 
 const order = openOrderBody;
@@ -121,10 +122,7 @@ describeTransports('call events', (t) => {
 });
 
 // Calls that get no response at all, on real loopback sockets.
-const kinds = {
-  undici: {},
-  fetch: { fetch: (input: string | URL | Request, init?: RequestInit) => globalThis.fetch(input, init) },
-};
+const kinds = socketTransports;
 let server: RawServer | undefined;
 afterEach(async () => {
   await server?.close();

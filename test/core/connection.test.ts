@@ -6,12 +6,10 @@ import type { RequestEvent, RetryEvent } from '../../src/core/events.js';
 import { caught } from '../helpers/caught.js';
 import { ORDER_ID } from '../helpers/fixtures.js';
 import { type RawServer, refusedUrl, resetAfterRead, startRawServer } from '../helpers/raw-server.js';
+import { socketTransports } from '../helpers/socket-transports.js';
 
 // No msw here: both transports talk to real loopback sockets.
-const transports = {
-  undici: {},
-  fetch: { fetch: (input: string | URL | Request, init?: RequestInit) => globalThis.fetch(input, init) },
-};
+const transports = socketTransports;
 
 let server: RawServer | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 /**
  * Runs one behaviour suite through BOTH transports of the client, against the same msw handlers:
  *
- *  - `undici`: the default transport (undici `request()`), against the handlers served on a real
- *    127.0.0.1 HTTP server by `serveHandlers()` (msw cannot intercept undici's own request());
+ *  - `undici`: the default transport (undici's dispatcher), against the handlers served on a real
+ *    127.0.0.1 HTTP server by `serveHandlers()` (msw intercepts only the global `fetch`);
  *  - `fetch`: a client given `fetch: globalThis.fetch`, with the handlers under in-process msw
  *    `setupServer` (`onUnhandledRequest: 'error'`: nothing slips through).
  *
