@@ -4,9 +4,28 @@
  */
 // The package's main entry: re-exports only.
 export { PaymentsClient } from './client.js';
-export type { APIResponse, ResponseMeta } from './core/api-promise.js';
-export { APIPromise } from './core/api-promise.js';
-export * from './core/errors.js';
+export type { APIResponse, ResponseMeta } from './core/call/api-promise.js';
+export { APIPromise } from './core/call/api-promise.js';
+export type { Call, CallResult, CallRetry, Middleware } from './core/call/middleware.js';
+export type { Page } from './core/call/pagination.js';
+export { PagePromise } from './core/call/pagination.js';
+export type {
+  Reconciliation,
+  Requester,
+  RequestOptions,
+  RequestSpec,
+  RetryMode,
+} from './core/call/types.js';
+export * from './core/errors/api-errors.js';
+export type {
+  BucketLimit,
+  RateLimit,
+  RateLimitLease,
+  RateLimitOptions,
+  RateLimitStore,
+  RateTier,
+} from './core/limits/rate-limit.js';
+export { MemoryRateLimitStore, RATE_TIERS } from './core/limits/rate-limit.js';
 export type {
   EndEvent,
   PaymentsClientEvents,
@@ -15,32 +34,13 @@ export type {
   RetryEvent,
   RetryReason,
   TokenEvent,
-} from './core/events.js';
-export type { Logger, LogLevel } from './core/logger.js';
-export type { Call, CallResult, CallRetry, Middleware } from './core/middleware.js';
-export type { AccessTokenSource, PaymentsClientOptions } from './core/options.js';
-export type { ClientOverrides } from './core/overrides.js';
-export type { Page } from './core/pagination.js';
-export { PagePromise } from './core/pagination.js';
-export type {
-  BucketLimit,
-  RateLimit,
-  RateLimitLease,
-  RateLimitOptions,
-  RateLimitStore,
-  RateTier,
-} from './core/rate-limit.js';
-export { MemoryRateLimitStore, RATE_TIERS } from './core/rate-limit.js';
-export type { StoredToken, TokenStore } from './core/token-store.js';
-export { MemoryTokenStore } from './core/token-store.js';
-export type { PaymentsTracer, TraceAttributeValue, TraceSpan } from './core/tracing.js';
-export type {
-  Reconciliation,
-  Requester,
-  RequestOptions,
-  RequestSpec,
-  RetryMode,
-} from './core/types.js';
+} from './core/observe/events.js';
+export type { Logger, LogLevel } from './core/observe/logger.js';
+export type { PaymentsTracer, TraceAttributeValue, TraceSpan } from './core/observe/tracing.js';
+export type { AccessTokenSource, PaymentsClientOptions } from './core/options/options.js';
+export type { ClientOverrides } from './core/options/overrides.js';
+export type { StoredToken, TokenStore } from './core/stores/token-store.js';
+export { MemoryTokenStore } from './core/stores/token-store.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
 export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';

@@ -1,12 +1,14 @@
+// Waiting for an asynchronous result: `awaitPaymentResult()` and `awaitRefundResult()` read the
+// resource until it reaches a wanted status (or no longer can), riding out transient failures.
+import type { RequestOptions } from './core/call/types.js';
 import {
   APIConnectionError,
   APIError,
   APIUserAbortError,
   RateLimitError,
   ResultTimeoutError,
-} from './core/errors.js';
-import { RETRYABLE_STATUSES } from './core/retry.js';
-import type { RequestOptions } from './core/types.js';
+} from './core/errors/api-errors.js';
+import { RETRYABLE_STATUSES } from './core/limits/retry.js';
 import { sleep } from './internal/sleep.js';
 import type { Payment, PaymentStatus } from './schemas/payments.js';
 import type { Refund, RefundStatus } from './schemas/refunds.js';

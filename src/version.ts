@@ -1,3 +1,4 @@
+// The package's version: VERSION, sent in the User-Agent and shown in the mock's API documents.
 /**
  * The SDK's version, sent in the `User-Agent` header.
  *

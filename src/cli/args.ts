@@ -1,3 +1,5 @@
+// The mock bin's command line: its usage text, the parsing of `serve` and `trigger` arguments,
+// and the UsageError a bad argument throws (exit code 2).
 import { parseArgs } from 'node:util';
 import { isLoopbackHost } from '../schemas/common.js';
 import { EVENT_KINDS, type KnownEventKind } from '../schemas/events.js';

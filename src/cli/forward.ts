@@ -1,3 +1,5 @@
+// The bin's `--forward-to`: registers a webhook endpoint for a loopback URL on the mock, keeps it
+// across resets, and prints one line per delivery attempt.
 import { pinWebhookEndpoint } from '../testing/control/pins.js';
 import type { Delivery, MockService } from '../testing/index.js';
 
@@ -31,7 +33,7 @@ export function forwardWebhooks(
   const endpoint = mock.webhooks.register({ partnerId, url });
   pinWebhookEndpoint(mock, endpoint.webhook_endpoint_id);
   const seen = new Map<string, number>();
-  // Watching the delivery log (rather than hooking the dispatcher) keeps this a pure observer.
+  // Watching the delivery log (rather than hooking the deliverer) keeps this a pure observer.
   const watch = () => {
     for (const d of mock.webhooks.deliveries()) {
       if (d.webhook_endpoint_id !== endpoint.webhook_endpoint_id) continue;

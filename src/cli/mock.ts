@@ -1,3 +1,5 @@
+// The entry point of the `partner-payments-mock` bin: runs `serve` or `trigger`, and turns every
+// error into one line and an exit code.
 import { parseCliArgs, USAGE, UsageError } from './args.js';
 import { CliError, serve } from './serve.js';
 import { TriggerError, trigger } from './trigger.js';

@@ -1,3 +1,5 @@
+// The bin's `trigger` command: makes a running mock emit one event of a given kind, through its API
+// and control API only, and returns the event id.
 import type { KnownEventKind } from '../schemas/events.js';
 import { createMockService } from '../testing/index.js';
 

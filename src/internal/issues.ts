@@ -1,3 +1,4 @@
+// `issueLine()`: the one-line form of a validation issue, shared by every message that lists issues.
 /**
  * One line for a validation issue: `level3.line_items.0.quantity: must be greater than 0`, with
  * `root` standing for an issue about the whole value. Shared by every message that lists issues

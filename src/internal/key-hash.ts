@@ -1,3 +1,4 @@
+// `keyDigest()`: the short, runtime-neutral digest in the keys of shared stores (token, rate limit).
 /**
  * A 128-bit digest of a store key's parts, as 32 hex characters: four FNV-1a passes with different
  * offsets. Synchronous and runtime-neutral (no `node:crypto`, which Workers without `nodejs_compat`

@@ -1,3 +1,4 @@
+// The `path` template tag, which encodes every interpolated path parameter of a request URL.
 /**
  * A template tag that encodes each interpolated path parameter, so that a value can never add a
  * path segment (`../`) or a query string.

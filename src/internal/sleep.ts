@@ -1,4 +1,6 @@
-import { APIUserAbortError } from '../core/errors.js';
+// `sleep()`: a wait on the global timers that rejects with APIUserAbortError when the caller's
+// signal aborts. Used by retries, the rate limiter and polling.
+import { APIUserAbortError } from '../core/errors/api-errors.js';
 
 /**
  * Waits `ms` milliseconds, or rejects with {@link APIUserAbortError} as soon as `signal` aborts

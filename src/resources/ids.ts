@@ -1,4 +1,6 @@
-import { RequestValidationError } from '../core/errors.js';
+// `checkIds()`: the check that every path identifier of a resource call is a UUID, before the
+// request is built.
+import { RequestValidationError } from '../core/errors/api-errors.js';
 import { UUID_MESSAGE, UUID_PATTERN } from '../schemas/common.js';
 
 /**

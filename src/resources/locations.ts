@@ -1,7 +1,9 @@
-import { APIPromise } from '../core/api-promise.js';
-import { PagePromise } from '../core/pagination.js';
-import type { Requester, RequestOptions } from '../core/types.js';
-import { validate } from '../core/validate.js';
+// The `client.locations` resource (spec 4.8, 4.9): lists locations page by page (or item by item)
+// and reads one location.
+import { APIPromise } from '../core/call/api-promise.js';
+import { PagePromise } from '../core/call/pagination.js';
+import type { Requester, RequestOptions } from '../core/call/types.js';
+import { validate } from '../core/call/validate.js';
 import { path } from '../internal/path.js';
 import {
   LocationListParams as ListParams,

@@ -1,6 +1,8 @@
-import { APIPromise } from '../core/api-promise.js';
-import type { Requester, RequestOptions } from '../core/types.js';
-import { validate } from '../core/validate.js';
+// The `client.orders` resource (spec 4.1, 4.2): creates an order with an Idempotency-Key kept across
+// retries, and reads one with its payments.
+import { APIPromise } from '../core/call/api-promise.js';
+import type { Requester, RequestOptions } from '../core/call/types.js';
+import { validate } from '../core/call/validate.js';
 import { path } from '../internal/path.js';
 import {
   Order,

@@ -1,6 +1,8 @@
-import { APIPromise } from '../core/api-promise.js';
-import type { Requester, RequestOptions } from '../core/types.js';
-import { validate } from '../core/validate.js';
+// The `client.payments` resource (spec 4.3 to 4.5): creates a card payment (retried only when
+// provably not processed), reads one, and voids one.
+import { APIPromise } from '../core/call/api-promise.js';
+import type { Requester, RequestOptions } from '../core/call/types.js';
+import { validate } from '../core/call/validate.js';
 import { formatCents } from '../internal/format.js';
 import { path } from '../internal/path.js';
 import { Payment, PaymentCreateParams, VoidResult } from '../schemas/payments.js';

@@ -1,6 +1,8 @@
-import { APIPromise } from '../core/api-promise.js';
-import type { Requester, RequestOptions } from '../core/types.js';
-import { validate } from '../core/validate.js';
+// The `client.refunds` resource (spec 4.6, 4.7): refunds all or part of a settled payment, and reads
+// a refund.
+import { APIPromise } from '../core/call/api-promise.js';
+import type { Requester, RequestOptions } from '../core/call/types.js';
+import { validate } from '../core/call/validate.js';
 import { path } from '../internal/path.js';
 import { Refund, RefundCreateParams } from '../schemas/refunds.js';
 import { checkIds } from './ids.js';

@@ -1,6 +1,8 @@
+// The `client.specs` resource (spec 4.10): fetches the service's OpenAPI and AsyncAPI documents,
+// without authentication.
 import * as z from 'zod';
-import type { APIPromise } from '../core/api-promise.js';
-import type { Requester, RequestOptions } from '../core/types.js';
+import type { APIPromise } from '../core/call/api-promise.js';
+import type { Requester, RequestOptions } from '../core/call/types.js';
 
 const JsonDocumentSchema = z.record(z.string(), z.unknown());
 /**

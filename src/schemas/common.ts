@@ -1,3 +1,5 @@
+// The zod building blocks every schema shares: open enums, UUIDs, cents, URLs and loopback checks,
+// the scopes, the error codes and error envelope, and the page envelope of list endpoints.
 import * as z from 'zod';
 import { UUID_MESSAGE, UUID_PATTERN } from '../internal/uuid.js';
 

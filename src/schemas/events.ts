@@ -1,3 +1,5 @@
+// The zod schemas and types of webhook events (spec 6): the event kinds, the payment and refund
+// resources they carry, the envelope, and the WebhookEvent union discriminated by `event_kind`.
 import * as z from 'zod';
 import { type Open, openEnum, uuid } from './common.js';
 import {

@@ -1,3 +1,5 @@
+// The zod schemas and types of launch links (spec 4.12): the create and exchange bodies, the launch
+// token, and the POS session it is exchanged for.
 import * as z from 'zod';
 import { timestamp, uuid } from './common.js';
 

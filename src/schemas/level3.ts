@@ -1,3 +1,5 @@
+// The zod schemas of Level 3 (line-item) data, and `level3Violations()`, the cross-field
+// arithmetic that the SDK and the mock both apply.
 import * as z from 'zod';
 import { nonNegativeCents } from './common.js';
 

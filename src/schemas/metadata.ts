@@ -1,3 +1,5 @@
+// The zod schema of an order's `metadata`: `metadataIssues()` reports, with its path, anything JSON
+// would change or drop, and the depth and size limits.
 import * as z from 'zod';
 
 /**

@@ -1,3 +1,5 @@
+// The zod schemas and types of orders (spec 4.1, 4.2): the statuses, the create body and its
+// hosted-checkout rule, the creation response, and the order as read with its payments.
 import * as z from 'zod';
 import { e164Phone, email, openEnum, positiveCents, secureUrl, timestamp, uuid } from './common.js';
 import { Level3 } from './level3.js';

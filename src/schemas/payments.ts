@@ -1,3 +1,5 @@
+// The zod schemas and types of payments (spec 4.3 to 4.5): the statuses, the create body, the
+// payment, and the result of a void.
 import * as z from 'zod';
 import { openEnum, positiveCents, timestamp } from './common.js';
 import { Level3 } from './level3.js';

@@ -1,3 +1,5 @@
+// The zod schemas and types of refunds (spec 4.6, 4.7): the reasons, the statuses, the create body,
+// and the refund.
 import * as z from 'zod';
 import { openEnum, positiveCents, timestamp } from './common.js';
 

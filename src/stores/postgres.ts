@@ -1,4 +1,6 @@
-import type { TokenStore } from '../core/token-store.js';
+// `postgresStores()`: the fleet token store and the webhook de-duplication store (with
+// `processOnce`, exactly once in your own transaction) on the partner's node-postgres pool.
+import type { TokenStore } from '../core/stores/token-store.js';
 import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore } from '../webhooks/dedupe.js';
 
 /**

@@ -1,5 +1,7 @@
-import { type BucketLimit, leaseWindowMs, type RateLimitStore } from '../core/rate-limit.js';
-import type { StoredToken, TokenStore } from '../core/token-store.js';
+// `redisStores()`: the fleet token store, rate-limit store and webhook de-duplication store on the
+// partner's own Redis client (node-redis 4+ or ioredis 5+, duck-typed).
+import { type BucketLimit, leaseWindowMs, type RateLimitStore } from '../core/limits/rate-limit.js';
+import type { StoredToken, TokenStore } from '../core/stores/token-store.js';
 import type { DedupeStore } from '../webhooks/dedupe.js';
 import { BUCKET, REPLACE_TOKEN, UNLOCK } from './redis-scripts.js';
 

@@ -1,3 +1,5 @@
+// The mock's one clock: its options, the public MockClock, the timers of the InternalClock, and
+// `createClock()` (manual, or following real time).
 /**
  * Options of the mock's clock.
  *

@@ -3,15 +3,26 @@
  * @module partner-payments/testing
  */
 export type { MockClock, MockClockOptions } from './clock.js';
-export type { AutoProcessOptions, MockServiceOptions } from './core.js';
-export { type Delivery, type DeliveryAttempt, type EventEnvelope, RETRY_SCHEDULE_MS } from './dispatcher.js';
-export { type FaultBody, type FaultPhase, type FaultSpec, FaultSpecError } from './fault-spec.js';
-export type { FixtureClient, FixturePartner, MockFixtures } from './fixtures.js';
-export { TEST_CARDS } from './hosted-page.js';
-export { type FetchHandler, type LoopbackServer, type ServeOptions, serveFetch } from './http-server.js';
-export { serveHandlers } from './msw.js';
-export type { MockProcessor } from './processor.js';
-export { MockControlError, type MockControlErrorCode } from './respond.js';
-export { createMockService, type MockServer, type MockService, type MockWebhooks } from './service.js';
-export type { MockSnapshot } from './snapshot.js';
-export type { RateTier } from './state.js';
+export { createMockService } from './create-mock-service.js';
+export type { FixtureClient, FixturePartner, MockFixtures } from './domain/fixtures.js';
+export { TEST_CARDS } from './domain/hosted-page.js';
+export type { MockProcessor } from './domain/processor.js';
+export type { MockSnapshot } from './domain/snapshot.js';
+export type { RateTier } from './domain/state.js';
+export { MockControlError, type MockControlErrorCode } from './engine/respond.js';
+export { type FaultBody, type FaultPhase, type FaultSpec, FaultSpecError } from './faults/fault-spec.js';
+export type { MockServer, MockService, MockWebhooks } from './mock-service.js';
+export type { AutoProcessOptions, MockServiceOptions } from './options.js';
+export {
+  type FetchHandler,
+  type LoopbackServer,
+  type ServeOptions,
+  serveFetch,
+} from './servers/http-server.js';
+export { serveHandlers } from './servers/msw.js';
+export {
+  type Delivery,
+  type DeliveryAttempt,
+  type EventEnvelope,
+  RETRY_SCHEDULE_MS,
+} from './webhooks/deliverer.js';

@@ -1,4 +1,6 @@
-import { PaymentsError } from '../core/errors.js';
+// De-duplication of webhook deliveries on `event_id` (delivery is at least once): the DedupeStore
+// contract, the in-memory MemoryDedupeStore, and `createDeduplicator()`.
+import { PaymentsError } from '../core/errors/api-errors.js';
 
 /**
  * Where seen event ids are kept. `add` must be atomic (check and insert in one step) so that two

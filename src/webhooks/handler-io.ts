@@ -1,10 +1,21 @@
 // The two doors of createWebhookHandler: a fetch Request in, a Response out; a Node.js request and
 // response. Both read the raw body within the size limit and hand it to the same `receive`.
-import { PaymentsError, WebhookVerificationError } from '../core/errors.js';
+import { PaymentsError, WebhookVerificationError } from '../core/errors/api-errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
-import type { Answer, Delivery } from './handler.js';
 import { utf8Bytes } from './runtime.js';
 import { SIGNATURE_HEADER, type SignatureHeaderValue } from './signature.js';
+
+/** A delivery as both adapters hand it over: the header and the raw body, already within the size limit. */
+export interface Delivery {
+  header: SignatureHeaderValue;
+  body: string | Uint8Array;
+}
+
+/** The answer to the service. */
+export interface Answer {
+  status: number;
+  body: { received: boolean; duplicate?: true; error?: string };
+}
 
 /**
  * The part of a Node.js request that `handler.node` reads: an `http.IncomingMessage` (node:http,

@@ -1,10 +1,19 @@
-import { WebhookVerificationError } from '../core/errors.js';
+// `createWebhookHandler()`: a receiver for fetch-style platforms and Node.js servers that verifies
+// each delivery, skips redeliveries, and runs the handler of the event's kind.
+import { WebhookVerificationError } from '../core/errors/api-errors.js';
 import type { KnownEventKind } from '../schemas/event-envelope.js';
 import type { WebhookEvent, WebhookEventOf } from '../schemas/events.js';
 import { claimWithin, createDeduplicator, type DedupeStore, dedupeTimeoutOf } from './dedupe.js';
-import { answerFetch, answerNode, type NodeWebhookRequest, type NodeWebhookResponse } from './handler-io.js';
+import {
+  type Answer,
+  answerFetch,
+  answerNode,
+  type Delivery,
+  type NodeWebhookRequest,
+  type NodeWebhookResponse,
+} from './handler-io.js';
 import { nodeApis } from './runtime.js';
-import type { SignatureHeaderValue, WebhookSecret } from './signature.js';
+import type { WebhookSecret } from './signature.js';
 import { verifyWebhook, verifyWebhookAsync } from './verify.js';
 
 /**
@@ -95,18 +104,6 @@ export interface WebhookHandler {
    * the stream, or takes `req.body` when a framework already read it as a Buffer or string. Never rejects.
    */
   node(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void>;
-}
-
-/** A delivery as both adapters hand it over: the header and the raw body, already within the size limit. */
-export interface Delivery {
-  header: SignatureHeaderValue;
-  body: string | Uint8Array;
-}
-
-/** The answer to the service. */
-export interface Answer {
-  status: number;
-  body: { received: boolean; duplicate?: true; error?: string };
 }
 
 /** Reasons that are the receiver's own fault, not the sender's: 500, so the service retries once it is fixed. */

@@ -6,8 +6,8 @@
 // and the event types. Re-exports only. Nothing here loads zod, an HTTP client or node:crypto when
 // imported (node:crypto is looked up on first use where it exists), so the entry runs on Cloudflare
 // Workers without nodejs_compat and a webhook route imports little (test/webhooks/entry.test.ts).
-export type { WebhookVerificationReason } from '../core/errors.js';
-export { PaymentsError, WebhookVerificationError } from '../core/errors.js';
+export type { WebhookVerificationReason } from '../core/errors/api-errors.js';
+export { PaymentsError, WebhookVerificationError } from '../core/errors/api-errors.js';
 export type { KnownEventKind } from '../schemas/event-envelope.js';
 export { EVENT_KINDS } from '../schemas/event-envelope.js';
 export type {

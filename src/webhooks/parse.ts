@@ -1,6 +1,6 @@
 // The last steps of verification, shared by verifyWebhook and verifyWebhookAsync: the verified bytes
 // as JSON, the envelope of spec 6.3, and the optional age limit.
-import { PaymentsError, WebhookVerificationError } from '../core/errors.js';
+import { PaymentsError, WebhookVerificationError } from '../core/errors/api-errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
 import { checkEnvelope } from './envelope.js';
 import { utf8Text } from './runtime.js';

@@ -1,4 +1,6 @@
-import { WebhookVerificationError } from '../core/errors.js';
+// The raw webhook body: the types accepted (WebhookRawBody), and `toBody()`, which takes the exact
+// bytes or refuses a parsed or unreadable body with `body_not_raw` and help for each framework.
+import { WebhookVerificationError } from '../core/errors/api-errors.js';
 
 /**
  * The exact bytes of a webhook request body: a `Buffer`, `Uint8Array` (or any other typed array or

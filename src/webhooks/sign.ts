@@ -1,5 +1,7 @@
+// Signing webhook payloads as the service does, for tests of a receiver: the signature header value,
+// and `signWebhookPayload()` on node:crypto or `signWebhookPayloadAsync()` on Web Crypto.
 import type { webcrypto } from 'node:crypto';
-import { PaymentsError, WebhookVerificationError } from '../core/errors.js';
+import { PaymentsError, WebhookVerificationError } from '../core/errors/api-errors.js';
 import { toBody } from './raw-body.js';
 import { utf8Bytes } from './runtime.js';
 import { hmacHex, normalizeSecrets, SIGNATURE_PREFIX } from './signature.js';

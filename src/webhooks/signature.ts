@@ -1,4 +1,6 @@
-import { PaymentsError, WebhookVerificationError } from '../core/errors.js';
+// The `X-Service-Signature` header (spec 6.4): its name and form, the signing secrets accepted, the
+// parsing and diagnosis of the header value, and the constant-time check on node:crypto.
+import { PaymentsError, WebhookVerificationError } from '../core/errors/api-errors.js';
 import { hmacSha256 } from './hmac.js';
 import { type NodeApis, nodeApis } from './runtime.js';
 

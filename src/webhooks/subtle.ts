@@ -1,6 +1,6 @@
 // HMAC-SHA256 verification on Web Crypto, for runtimes without node:crypto.
 import type { webcrypto } from 'node:crypto';
-import { PaymentsError } from '../core/errors.js';
+import { PaymentsError } from '../core/errors/api-errors.js';
 import { hexBytes, utf8Bytes } from './runtime.js';
 
 // The Web Crypto types, named from @types/node (the DOM library is not in this project's lib).

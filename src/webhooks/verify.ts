@@ -1,4 +1,6 @@
-import { WebhookVerificationError } from '../core/errors.js';
+// Webhook verification: `verifyWebhook()` (node:crypto), `verifyWebhookAsync()` (Web Crypto) and
+// `verifyWebhookRequest()` for a fetch Request; each returns the event or a WebhookVerificationError.
+import { WebhookVerificationError } from '../core/errors/api-errors.js';
 import type { WebhookEvent } from '../schemas/events.js';
 import { bodyText, maxAgeOf, parseEvent, type VerifyWebhookOptions } from './parse.js';
 import { toBody, type WebhookRawBody } from './raw-body.js';

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { expect, it } from 'vitest';
-import { APIPromise } from '../../src/core/api-promise.js';
-import { NotFoundError } from '../../src/core/errors.js';
+import { APIPromise } from '../../src/core/call/api-promise.js';
+import { NotFoundError } from '../../src/core/errors/api-errors.js';
 import { caught } from '../helpers/caught.js';
 import { LOCATION_ID, ORDER_ID, openOrderBody, orderCreatedBody } from '../helpers/fixtures.js';
 import { apiError, TEST_CLIENT_SECRET, TOKEN_PREFIX } from '../helpers/handlers.js';

@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { PaymentsClient } from '../../src/client.js';
-import { APIConnectionTimeoutError, type PaymentsError } from '../../src/core/errors.js';
-import type { PaymentsClientOptions } from '../../src/core/options.js';
+import { APIConnectionTimeoutError, type PaymentsError } from '../../src/core/errors/api-errors.js';
+import type { PaymentsClientOptions } from '../../src/core/options/options.js';
 import { socketTransports } from '../helpers/socket-transports.js';
 
 const realSetTimeout = globalThis.setTimeout;

@@ -1,14 +1,14 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { refreshAt } from '../../src/core/auth.js';
+import { refreshAt } from '../../src/core/auth/strategies.js';
 import {
   AuthenticationError,
   BadRequestError,
   PaymentsError,
   PermissionDeniedError,
-} from '../../src/core/errors.js';
-import type { TokenEvent } from '../../src/core/events.js';
+} from '../../src/core/errors/api-errors.js';
+import type { TokenEvent } from '../../src/core/observe/events.js';
 import { caught } from '../helpers/caught.js';
 import { apiError, TEST_CLIENT_SECRET, TOKEN_PREFIX, tokenEndpoint } from '../helpers/handlers.js';
 import { describeTransports } from '../helpers/transports.js';

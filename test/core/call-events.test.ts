@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
-import type { EndEvent, PaymentsClientEvents } from '../../src/core/events.js';
+import type { EndEvent, PaymentsClientEvents } from '../../src/core/observe/events.js';
 import { caught } from '../helpers/caught.js';
 import { ORDER_ID, openOrderBody, orderCreated } from '../helpers/fixtures.js';
 import { apiError, sequence } from '../helpers/handlers.js';

@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { PaymentsClient } from '../../src/client.js';
-import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from '../../src/core/errors.js';
-import type { RequestEvent, RetryEvent } from '../../src/core/events.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+} from '../../src/core/errors/api-errors.js';
+import type { RequestEvent, RetryEvent } from '../../src/core/observe/events.js';
 import { caught } from '../helpers/caught.js';
 import { ORDER_ID } from '../helpers/fixtures.js';
 import { type RawServer, refusedUrl, resetAfterRead, startRawServer } from '../helpers/raw-server.js';

@@ -14,7 +14,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   UnprocessableEntityError,
-} from '../../src/core/errors.js';
+} from '../../src/core/errors/api-errors.js';
 import { caught } from '../helpers/caught.js';
 import { describeTransports } from '../helpers/transports.js';
 

@@ -1,8 +1,13 @@
 // The fleet pieces in one process: the bucket arithmetic, a token shared through a store, the
 // rate limiter's deadline and 429 feedback, and what happens when a store fails.
 import { describe, expect, it } from 'vitest';
-import { type BucketLimit, pauseBucket, resolveRateLimit, takeSlot } from '../../src/core/rate-limit.js';
-import { tokenStoreKey } from '../../src/core/token-store.js';
+import {
+  type BucketLimit,
+  pauseBucket,
+  resolveRateLimit,
+  takeSlot,
+} from '../../src/core/limits/rate-limit.js';
+import { tokenStoreKey } from '../../src/core/stores/token-store.js';
 import {
   APIConnectionTimeoutError,
   MemoryRateLimitStore,

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PaymentsClient } from '../../src/client.js';
-import { RequestValidationError } from '../../src/core/errors.js';
+import { RequestValidationError } from '../../src/core/errors/api-errors.js';
 import { METADATA_LIMITS } from '../../src/schemas/metadata.js';
 import { LOCATION_ID, orderCreatedBody } from '../helpers/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, expect, it, vi } from 'vitest';
-import { NotFoundError } from '../../src/core/errors.js';
-import type { Call, Middleware } from '../../src/core/middleware.js';
+import type { Call, Middleware } from '../../src/core/call/middleware.js';
+import { NotFoundError } from '../../src/core/errors/api-errors.js';
 import { caught } from '../helpers/caught.js';
 import { ORDER_ID, openOrderBody } from '../helpers/fixtures.js';
 import { apiError, sequence, TOKEN_PREFIX } from '../helpers/handlers.js';

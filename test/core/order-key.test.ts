@@ -4,7 +4,7 @@
 // an unreadable answer.
 import { HttpResponse, http } from 'msw';
 import { beforeEach, expect, it, vi } from 'vitest';
-import { type CallError, PaymentsError } from '../../src/core/errors.js';
+import { type CallError, PaymentsError } from '../../src/core/errors/api-errors.js';
 import { caught } from '../helpers/caught.js';
 import { LOCATION_ID } from '../helpers/fixtures.js';
 import { apiError, sequence, tokenEndpoint } from '../helpers/handlers.js';

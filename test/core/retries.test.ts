@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { APIUserAbortError, InternalServerError, RateLimitError } from '../../src/core/errors.js';
-import type { RetryEvent } from '../../src/core/events.js';
+import { APIUserAbortError, InternalServerError, RateLimitError } from '../../src/core/errors/api-errors.js';
+import type { RetryEvent } from '../../src/core/observe/events.js';
 import { caught } from '../helpers/caught.js';
 import { LOCATION_ID, ORDER_ID, orderCreated, paymentCreated } from '../helpers/fixtures.js';
 import { apiError, sequence } from '../helpers/handlers.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { RetryMode } from '../../src/core/call/types.js';
 import {
   type AttemptFailure,
   backoffDelay,
@@ -7,8 +8,7 @@ import {
   isRetryable,
   MAX_RETRY_AFTER_MS,
   parseRetryAfter,
-} from '../../src/core/retry.js';
-import type { RetryMode } from '../../src/core/types.js';
+} from '../../src/core/limits/retry.js';
 
 const status = (s: number, retryAfterMs?: number): AttemptFailure => ({
   kind: 'status',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultTransport } from '../../src/core/default-transport.js';
-import { ConfigurationError } from '../../src/core/errors.js';
-import { isNode, processEnv, runtimeName, userAgent } from '../../src/core/runtime.js';
+import { ConfigurationError } from '../../src/core/errors/api-errors.js';
+import { defaultTransport } from '../../src/core/transport/default-transport.js';
+import { isNode, processEnv, runtimeName, userAgent } from '../../src/core/transport/runtime.js';
 import { VERSION } from '../../src/version.js';
 
 afterEach(() => {

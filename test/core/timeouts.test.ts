@@ -3,7 +3,7 @@
 import { http } from 'msw';
 import { expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { APIConnectionTimeoutError } from '../../src/core/errors.js';
+import { APIConnectionTimeoutError } from '../../src/core/errors/api-errors.js';
 import { caught } from '../helpers/caught.js';
 import { ORDER_ID } from '../helpers/fixtures.js';
 import { describeTransports } from '../helpers/transports.js';

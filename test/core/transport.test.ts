@@ -4,7 +4,7 @@ import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PaymentsClient } from '../../src/client.js';
-import { classifyFailure } from '../../src/core/transport.js';
+import { classifyFailure } from '../../src/core/transport/transport.js';
 import { startRawServer } from '../helpers/raw-server.js';
 
 const withCode = (code: string) => Object.assign(new Error('x'), { code });

@@ -7,7 +7,7 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { PaymentsClient } from '../../src/client.js';
-import { APIConnectionError, APIConnectionTimeoutError } from '../../src/core/errors.js';
+import { APIConnectionError, APIConnectionTimeoutError } from '../../src/core/errors/api-errors.js';
 import { type RawServer, startRawServer } from '../helpers/raw-server.js';
 
 const Ok = z.looseObject({ ok: z.boolean() });

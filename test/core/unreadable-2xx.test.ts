@@ -3,7 +3,7 @@
 // same Idempotency-Key; payments.create and refunds.create fail with outcomeUnknown (not retried).
 import { HttpResponse, http } from 'msw';
 import { beforeEach, expect, it, vi } from 'vitest';
-import { InvalidResponseError } from '../../src/core/errors.js';
+import { InvalidResponseError } from '../../src/core/errors/api-errors.js';
 import { caught } from '../helpers/caught.js';
 import { LOCATION_ID, ORDER_ID, orderCreatedBody, PAYMENT_ID, paymentBody } from '../helpers/fixtures.js';
 import { sequence } from '../helpers/handlers.js';

@@ -1,8 +1,8 @@
-// The shared rate limit's local fast path (src/core/limiter.ts): an instance leases a few slots of
+// The shared rate limit's local fast path (src/core/limits/limiter.ts): an instance leases a few slots of
 // the shared bucket per store call and spends them without a round trip each, never more than the
 // service's own bucket allows, with unused slots lapsing quickly. In one process, on fake time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter } from '../../src/core/limiter.js';
+import { RateLimiter } from '../../src/core/limits/limiter.js';
 import {
   type BucketLimit,
   type BucketState,
@@ -11,7 +11,7 @@ import {
   resolveRateLimit,
   takeSlot,
   takeSlots,
-} from '../../src/core/rate-limit.js';
+} from '../../src/core/limits/rate-limit.js';
 
 const KEY = 'partner-payments:rate:test';
 

@@ -2,8 +2,8 @@
 // 429 from the mock's own limiter; without the shared store they do.
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src/core/limiter.js';
-import { resolveRateLimit } from '../../src/core/rate-limit.js';
+import { RateLimiter } from '../../src/core/limits/limiter.js';
+import { resolveRateLimit } from '../../src/core/limits/rate-limit.js';
 import { type RedisClientLike, redisStores } from '../../src/stores/index.js';
 import { resetCounts } from './counting-mock.js';
 import { startRedis } from './engines.js';

@@ -1,4 +1,4 @@
-import type { PaymentsClientOptions } from '../../src/core/options.js';
+import type { PaymentsClientOptions } from '../../src/core/options/options.js';
 
 /**
  * The client options that pick each transport, for tests on real loopback sockets (no msw): the

@@ -33,9 +33,9 @@ import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { PaymentsClient } from '../../src/client.js';
-import type { PaymentsClientOptions } from '../../src/core/options.js';
-import type { LoopbackServer } from '../../src/testing/http-server.js';
-import { serveHandlers } from '../../src/testing/msw.js';
+import type { PaymentsClientOptions } from '../../src/core/options/options.js';
+import type { LoopbackServer } from '../../src/testing/servers/http-server.js';
+import { serveHandlers } from '../../src/testing/servers/msw.js';
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET, tokenEndpoint } from './handlers.js';
 
 export { TEST_CLIENT_ID, TEST_CLIENT_SECRET };

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import { buildOpenApiDocument } from '../../src/testing/documents/openapi.js';
-import { type Exchange, exchangeObservers } from '../../src/testing/exchanges.js';
+import { type Exchange, exchangeObservers } from '../../src/testing/engine/exchanges.js';
 import { createValidator } from './validate.js';
 
 const recorded: Exchange[] = [];

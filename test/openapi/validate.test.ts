@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../src/testing/documents/openapi.js';
-import type { Exchange } from '../../src/testing/exchanges.js';
+import type { Exchange } from '../../src/testing/engine/exchanges.js';
 import { createValidator } from './validate.js';
 
 const validate = createValidator(buildOpenApiDocument());

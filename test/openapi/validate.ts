@@ -5,7 +5,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import type { Exchange } from '../../src/testing/exchanges.js';
+import type { Exchange } from '../../src/testing/engine/exchanges.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is read as plain JSON
 type Json = any;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APIPromise, responseMeta } from '../../src/core/api-promise.js';
+import { APIPromise, responseMeta } from '../../src/core/call/api-promise.js';
 import { type Page, PagePromise } from '../../src/index.js';
 
 // A page fetcher as the client's core gives it: an APIPromise.

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { MockCore } from '../../src/testing/core.js';
 import { buildOpenApiDocument } from '../../src/testing/documents/openapi.js';
 import { REQUEST_SCHEMAS } from '../../src/testing/documents/schemas.js';
+import type { MockCore } from '../../src/testing/engine/mock-core.js';
 import { buildRoutes } from '../../src/testing/routes/index.js';
 import { useMock } from './helpers.js';
 
-// One route table (src/testing/operations.ts): the router's routes, their scope checks and the
+// One route table (src/testing/engine/operations.ts): the router's routes, their scope checks and the
 // OpenAPI document all come from it. These tests compare what is routed with what is described,
 // and check that every described scope is enforced.
 

@@ -1,15 +1,15 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { authenticate, TokenAuthority } from '../../src/testing/auth.js';
-import { declinesAmount } from '../../src/testing/auto-process.js';
 import { createClock } from '../../src/testing/clock.js';
-import { luhnValid, TEST_CARDS } from '../../src/testing/hosted-page.js';
-import { fingerprint } from '../../src/testing/lookup.js';
-import { deriveOrderStatus, remainingCents } from '../../src/testing/order-status.js';
-import { takeToken } from '../../src/testing/rate-limit.js';
-import type { MockApiError } from '../../src/testing/respond.js';
-import { matchPath } from '../../src/testing/router.js';
-import { MockState } from '../../src/testing/state.js';
+import { declinesAmount } from '../../src/testing/domain/auto-process.js';
+import { luhnValid, TEST_CARDS } from '../../src/testing/domain/hosted-page.js';
+import { deriveOrderStatus, remainingCents } from '../../src/testing/domain/order-status.js';
+import { MockState } from '../../src/testing/domain/state.js';
+import { fingerprint } from '../../src/testing/engine/lookup.js';
+import { takeToken } from '../../src/testing/engine/rate-limit.js';
+import type { MockApiError } from '../../src/testing/engine/respond.js';
+import { matchPath } from '../../src/testing/engine/router.js';
+import { authenticate, TokenAuthority } from '../../src/testing/engine/token-authority.js';
 
 const p = (status: string, amount_cents = 100) => ({ status, amount_cents });
 

@@ -1,3 +1,5 @@
+// The OpenAPI 3.1 document of the mock's control API (`/_mock/v1`), generated from the route table
+// that serves it.
 import { VERSION } from '../../version.js';
 import { jsonSchemaOf } from '../documents/schemas.js';
 import type { ControlRoute } from './routes.js';

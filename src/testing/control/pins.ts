@@ -1,4 +1,6 @@
-import type { MockService } from '../service.js';
+// Webhook endpoints pinned on a mock, which survive `POST /_mock/v1/reset` (the bin's
+// `--forward-to` endpoint).
+import type { MockService } from '../mock-service.js';
 
 const pins = new WeakMap<MockService, Set<string>>();
 

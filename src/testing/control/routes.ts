@@ -1,11 +1,13 @@
+// The route table of the mock's control API (`/_mock/v1`): processor outcomes, the clock, faults,
+// webhook deliveries and reset, each with its schemas, errors and handler.
 import type { z } from 'zod';
-import type { EventEnvelope } from '../dispatcher.js';
-import type { FaultSpec } from '../faults.js';
-import type { MockProcessor } from '../processor.js';
-import { MockApiError } from '../respond.js';
-import type { MockService } from '../service.js';
-import type { MockState } from '../state.js';
-import { paymentView, refundView } from '../views.js';
+import type { MockProcessor } from '../domain/processor.js';
+import type { MockState } from '../domain/state.js';
+import { MockApiError } from '../engine/respond.js';
+import { paymentView, refundView } from '../engine/views.js';
+import type { FaultSpec } from '../faults/fault-queue.js';
+import type { MockService } from '../mock-service.js';
+import type { EventEnvelope } from '../webhooks/deliverer.js';
 import * as S from './schemas.js';
 import { deliveryView, eventView } from './views.js';
 

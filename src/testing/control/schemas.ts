@@ -1,5 +1,6 @@
+// The zod schemas of the control API's requests and answers.
 import { z } from 'zod';
-import { FaultJson } from '../fault-spec.js';
+import { FaultJson } from '../faults/fault-spec.js';
 
 // Request and response shapes of the control API (`/_mock/v1`). The route table names them and the
 // OpenAPI document of the control API is generated from them, so what is served and what is

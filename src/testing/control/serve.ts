@@ -1,3 +1,5 @@
+// The mock's control API and dashboard as one fetch-style handler for paths under `/_mock`: routing,
+// the loopback and same-origin guard, body parsing, and error answers.
 import { isLoopbackHost } from '../../schemas/common.js';
 import { renderDashboard } from '../dashboard/page.js';
 import {
@@ -8,8 +10,8 @@ import {
   type MockControlErrorCode,
   newRequestId,
   unexpectedErrorResponse,
-} from '../respond.js';
-import { issuesToError } from '../router.js';
+} from '../engine/respond.js';
+import { issuesToError } from '../engine/router.js';
 import { controlOpenApi } from './openapi.js';
 import { CONTROL_ROUTES, type ControlDeps, type ControlRoute } from './routes.js';
 

@@ -1,11 +1,13 @@
+// The mock's dashboard at `GET /_mock/`: server-rendered, escaped HTML of orders, payments, refunds
+// and webhook deliveries with their controls, under a nonce CSP.
 import { randomBytes } from 'node:crypto';
 import { redact } from '../../internal/redact.js';
 import { type ControlDeps, PAYMENT_ACTIONS, REFUND_ACTIONS } from '../control/routes.js';
 import { deliveryView } from '../control/views.js';
-import { escapeHtml } from '../hosted-page.js';
-import { deriveOrderStatus } from '../order-status.js';
-import { html } from '../respond.js';
-import type { MockState, PaymentRecord, RefundRecord } from '../state.js';
+import { escapeHtml } from '../domain/hosted-page.js';
+import { deriveOrderStatus } from '../domain/order-status.js';
+import type { MockState, PaymentRecord, RefundRecord } from '../domain/state.js';
+import { html } from '../engine/respond.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './assets.js';
 
 /** At most this many rows per table, newest first. */

@@ -1,3 +1,5 @@
+// The AsyncAPI 2.6 document of the webhook events that the mock serves, generated from the event
+// schemas of src/schemas/events.ts.
 import { EVENT_KINDS, REFUND_EVENT_KINDS } from '../../schemas/events.js';
 import { VERSION } from '../../version.js';
 import { eventEnvelopeSchema, refundResourceSchema } from './schemas.js';

@@ -1,6 +1,8 @@
+// The OpenAPI 3.1 document of the service that the mock serves, generated from the operation table
+// and the zod schemas of src/schemas.
 import { SCOPES } from '../../schemas/common.js';
 import { VERSION } from '../../version.js';
-import { OPERATIONS, type Operation } from '../operations.js';
+import { OPERATIONS, type Operation } from '../engine/operations.js';
 import { componentSchemas } from './schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {

@@ -1,5 +1,7 @@
+// The SDK's zod schemas as JSON Schema for the mock's OpenAPI and AsyncAPI documents: the request
+// and response components, the webhook envelope and the refund event resource.
 import { z } from 'zod';
-import { TokenResponse } from '../../core/auth.js';
+import { TokenResponse } from '../../core/auth/strategies.js';
 import { ErrorBody } from '../../schemas/common.js';
 import { RefundEventResource, WebhookEventEnvelope } from '../../schemas/events.js';
 import {

@@ -1,9 +1,10 @@
+// The mock's launch links (spec 4.12): issuing a launch token, and redeeming it for a POS user.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_ROLE_SLUG } from '../../schemas/launch-tokens.js';
-import type { MockCore } from '../core.js';
-import { partnerLocation } from '../lookup.js';
-import { MockApiError } from '../respond.js';
-import type { LocationRecord } from '../state.js';
+import { partnerLocation } from '../engine/lookup.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { MockApiError } from '../engine/respond.js';
+import type { LocationRecord } from './state.js';
 
 // The launch-link aggregate (4.12): a single-use launch token, and the POS user it provisions.
 

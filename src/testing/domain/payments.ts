@@ -1,11 +1,13 @@
+// The mock's payments (spec 3.1, 4.3 to 4.5): the allowed moves, creating, moving and voiding a
+// payment, and emitting its events.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KnownEventKind } from '../../schemas/events.js';
-import type { MockCore } from '../core.js';
-import { payableLocation } from '../lookup.js';
-import { deriveOrderStatus, remainingCents } from '../order-status.js';
-import { fail, MockApiError, MockControlError } from '../respond.js';
-import type { OrderRecord, PaymentRecord, RefundRecord } from '../state.js';
-import { eventResource } from '../views.js';
+import { payableLocation } from '../engine/lookup.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { fail, MockApiError, MockControlError } from '../engine/respond.js';
+import { eventResource } from '../engine/views.js';
+import { deriveOrderStatus, remainingCents } from './order-status.js';
+import type { OrderRecord, PaymentRecord, RefundRecord } from './state.js';
 
 // The payment aggregate: every change of a payment's state happens here. The API routes (create,
 // void), the hosted checkout page and the processor controls all call these functions, so a void

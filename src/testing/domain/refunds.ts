@@ -1,8 +1,10 @@
+// The mock's refunds (spec 3.3, 4.6): `createRefund()` with its checks, and `settleRefund()`, the
+// processor's answer.
 import { randomUUID } from 'node:crypto';
-import type { MockCore } from '../core.js';
-import { fail, MockControlError } from '../respond.js';
-import type { OrderRecord, PaymentRecord, RefundRecord } from '../state.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { fail, MockControlError } from '../engine/respond.js';
 import { emitPaymentEvent, paymentById, touchPayment } from './payments.js';
+import type { OrderRecord, PaymentRecord, RefundRecord } from './state.js';
 
 // The refund aggregate: creating a refund (4.6) and the processor's answer to it (3.3).
 

@@ -1,12 +1,14 @@
-import type { MockCore } from '../core.js';
+// The mock's hosted payment page (spec 4.11): GET renders the card form, POST pays with a test card
+// or cancels, then redirects to the order's return or cancel URL.
+import { checkoutPage, luhnValid, noticePage, TEST_CARDS } from '../domain/hosted-page.js';
+import { deriveOrderStatus, remainingCents } from '../domain/order-status.js';
 import { useCheckout } from '../domain/orders.js';
 import { createPayment, movePayment } from '../domain/payments.js';
-import { checkoutPage, luhnValid, noticePage, TEST_CARDS } from '../hosted-page.js';
-import { deriveOrderStatus, remainingCents } from '../order-status.js';
-import { html, MockApiError, redirect } from '../respond.js';
-import type { RouteContext } from '../router.js';
-import type { OrderRecord } from '../state.js';
-import type { Handlers } from './index.js';
+import type { OrderRecord } from '../domain/state.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { html, MockApiError, redirect } from '../engine/respond.js';
+import type { RouteContext } from '../engine/router.js';
+import type { Handlers } from './handlers.js';
 
 const PAGE_PATH = '/pos/v1/public/hosted-checkout';
 

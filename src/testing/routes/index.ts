@@ -1,8 +1,10 @@
-import type { z } from 'zod';
-import type { MockCore } from '../core.js';
+// `buildRoutes()`: every route of the mock, derived from the operation table, with the handlers of
+// the route modules.
 import { REQUEST_SCHEMAS } from '../documents/schemas.js';
-import { OPERATIONS, type OperationId } from '../operations.js';
-import type { Route, RouteContext } from '../router.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { OPERATIONS } from '../engine/operations.js';
+import type { Route, RouteContext } from '../engine/router.js';
+import type { Handlers } from './handlers.js';
 import { hostedCheckoutRoutes } from './hosted-checkout.js';
 import { launchRoutes } from './launch.js';
 import { locationRoutes } from './locations.js';
@@ -12,20 +14,6 @@ import { refundRoutes } from './refunds.js';
 import { tokenRoutes } from './token.js';
 import { webhookEndpointRoutes } from './webhook-endpoints.js';
 import { wellKnownRoutes } from './well-known.js';
-
-type OperationOf<Id extends OperationId> = Extract<(typeof OPERATIONS)[number], { operationId: Id }>;
-
-/** What `ctx.body()` returns for an operation: its request schema's output (never, without one). */
-export type BodyOf<Id extends OperationId> =
-  OperationOf<Id> extends { body: infer N extends keyof typeof REQUEST_SCHEMAS }
-    ? z.output<(typeof REQUEST_SCHEMAS)[N]>
-    : never;
-
-/** The handler of one operation of the route table. */
-export type Handler<Id extends OperationId> = (ctx: RouteContext<BodyOf<Id>>) => Response | Promise<Response>;
-
-/** One handler per operation of the route table: a missing or unknown one does not compile. */
-export type Handlers = { [Id in OperationId]: Handler<Id> };
 
 /** `/pos/v1/orders/{order_id}` -> `/pos/v1/orders/:order_id` */
 export const toPattern = (template: string) => template.replace(/\{(\w+)\}/g, ':$1');

@@ -1,8 +1,9 @@
+// The mock's launch-link routes (spec 4.12): create a launch token, exchange it, and the launch page.
 import { randomBytes } from 'node:crypto';
-import type { MockCore } from '../core.js';
 import { issueLaunchToken, redeemLaunchToken, SESSION_TTL_MS } from '../domain/launch.js';
-import { html, json } from '../respond.js';
-import type { Handlers } from './index.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { html, json } from '../engine/respond.js';
+import type { Handlers } from './handlers.js';
 
 /** 4.12 create a launch token, exchange it (public), and the launch page the link opens. */
 export function launchRoutes(

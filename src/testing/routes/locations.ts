@@ -1,11 +1,12 @@
+// The mock's location routes (spec 4.8, 4.9): list with paging and fuzzy search, and get one.
 import { LocationListParams } from '../../schemas/locations.js';
-import type { MockCore } from '../core.js';
-import { findLocation } from '../lookup.js';
-import { json } from '../respond.js';
-import { issuesToError } from '../router.js';
-import { fuzzySearch } from '../search.js';
-import { locationSummary, locationView } from '../views.js';
-import type { Handlers } from './index.js';
+import { fuzzySearch } from '../domain/search.js';
+import { findLocation } from '../engine/lookup.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { json } from '../engine/respond.js';
+import { issuesToError } from '../engine/router.js';
+import { locationSummary, locationView } from '../engine/views.js';
+import type { Handlers } from './handlers.js';
 
 /** Query strings carry text: turn numeric ones into numbers so the request schema judges them. */
 function queryParams(url: URL): Record<string, unknown> {

@@ -1,11 +1,13 @@
+// The mock's order routes (spec 4.1, 4.2): create an order (Idempotency-Key replay and conflict, the
+// hosted checkout URL) and get one.
 import { uuid } from '../../schemas/common.js';
-import type { MockCore } from '../core.js';
 import { createOrder as createOrderRecord } from '../domain/orders.js';
-import { findOrder, fingerprint } from '../lookup.js';
-import { fail, json, MockApiError } from '../respond.js';
-import type { RouteContext } from '../router.js';
-import { orderView } from '../views.js';
-import type { BodyOf, Handlers } from './index.js';
+import { findOrder, fingerprint } from '../engine/lookup.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { fail, json, MockApiError } from '../engine/respond.js';
+import type { RouteContext } from '../engine/router.js';
+import { orderView } from '../engine/views.js';
+import type { BodyOf, Handlers } from './handlers.js';
 
 /** How long an Idempotency-Key is remembered (spec section 8). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;

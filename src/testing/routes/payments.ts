@@ -1,10 +1,11 @@
-import type { MockCore } from '../core.js';
+// The mock's payment routes (spec 4.3 to 4.5): create, get and void a payment.
 import { createPayment, voidPayment } from '../domain/payments.js';
-import { findOrder, findPayment } from '../lookup.js';
-import { json } from '../respond.js';
-import type { RouteContext } from '../router.js';
-import { paymentCreatedView, paymentView } from '../views.js';
-import type { Handlers } from './index.js';
+import { findOrder, findPayment } from '../engine/lookup.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { json } from '../engine/respond.js';
+import type { RouteContext } from '../engine/router.js';
+import { paymentCreatedView, paymentView } from '../engine/views.js';
+import type { Handlers } from './handlers.js';
 
 /** 4.3 create payment, 4.4 get payment, 4.5 void payment. */
 export function paymentRoutes(

@@ -1,9 +1,10 @@
-import type { MockCore } from '../core.js';
+// The mock's refund routes (spec 4.6, 4.7): create and get a refund.
 import { createRefund } from '../domain/refunds.js';
-import { findOrder, findPayment } from '../lookup.js';
-import { fail, json } from '../respond.js';
-import { refundView } from '../views.js';
-import type { Handlers } from './index.js';
+import { findOrder, findPayment } from '../engine/lookup.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { fail, json } from '../engine/respond.js';
+import { refundView } from '../engine/views.js';
+import type { Handlers } from './handlers.js';
 
 /** 4.6 create refund and 4.7 get refund. */
 export function refundRoutes(core: MockCore): Pick<Handlers, 'createRefund' | 'getRefund'> {

@@ -1,8 +1,9 @@
+// The mock's token endpoint (spec section 5): the client-credentials grant at `POST /oauth2/token`.
 import { timingSafeEqual } from 'node:crypto';
 import { SCOPES } from '../../schemas/common.js';
-import type { MockCore } from '../core.js';
-import { json, MockApiError } from '../respond.js';
-import type { Handlers } from './index.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { json, MockApiError } from '../engine/respond.js';
+import type { Handlers } from './handlers.js';
 
 const KNOWN_SCOPES = new Set<string>(SCOPES);
 

@@ -1,7 +1,8 @@
-import type { MockCore } from '../core.js';
+// The mock's webhook endpoint route (spec 4.13): registers an endpoint for the caller's own partner.
 import { addWebhookEndpoint } from '../domain/webhooks.js';
-import { json, MockApiError } from '../respond.js';
-import type { Handlers } from './index.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { json, MockApiError } from '../engine/respond.js';
+import type { Handlers } from './handlers.js';
 
 /** 4.13 register a webhook endpoint (https, or http for a loopback receiver; the secret is in this response only). */
 export function webhookEndpointRoutes(core: MockCore): Pick<Handlers, 'createWebhookEndpoint'> {

@@ -1,9 +1,11 @@
-import type { MockCore } from '../core.js';
+// The mock's well-known documents (spec 4.10): the OpenAPI and AsyncAPI documents, built once per
+// origin.
 import { buildAsyncApiDocument } from '../documents/asyncapi.js';
 import { buildOpenApiDocument } from '../documents/openapi.js';
-import { json, MockApiError } from '../respond.js';
-import type { RouteContext } from '../router.js';
-import type { Handlers } from './index.js';
+import type { MockCore } from '../engine/mock-core.js';
+import { json, MockApiError } from '../engine/respond.js';
+import type { RouteContext } from '../engine/router.js';
+import type { Handlers } from './handlers.js';
 
 /** 4.10 the machine-readable descriptions (no authentication). */
 export function wellKnownRoutes(

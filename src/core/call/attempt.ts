@@ -1,0 +1,116 @@
+/**
+ * One attempt, around the transport's await (which the core makes itself: one async frame less on
+ * the hot path): announce it, read the answer, and classify what went wrong as data for the retry
+ * policy. Events are built only when someone listens.
+ */
+import type { z } from 'zod';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  type CallError,
+} from '../errors/api-errors.js';
+import type { AttemptFailure } from '../limits/retry.js';
+import type { EventSink } from '../observe/events.js';
+import type { LogFn } from '../observe/logger.js';
+import { classifyFailure, type TransportResponse } from '../transport/transport.js';
+import type { ResponseMeta } from './api-promise.js';
+import type { CallState } from './call-state.js';
+import { errorFromResponse, parseSuccess } from './response.js';
+import type { RequestSpec } from './types.js';
+
+/** How an attempt ended. */
+export type AttemptResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: CallError; failure: AttemptFailure };
+
+/** What an attempt needs besides the request. */
+export interface AttemptContext {
+  /** Undefined for exchanges that are not calls (the token grant emits no call events). */
+  events: EventSink | undefined;
+  log: LogFn | undefined;
+}
+
+/** Announces an attempt (a `request` event when someone listens); returns when it started. */
+export function announceAttempt(ctx: AttemptContext, spec: RequestSpec, state: CallState): number {
+  const { events, log } = ctx;
+  const { method, path } = spec;
+  const attempt = state.attempts;
+  if (events?.wants('request')) events.emit('request', { callId: state.callId, method, path, attempt });
+  log?.('debug', `${method} ${path} (attempt ${attempt})`);
+  return Date.now();
+}
+
+/** What a transport failure means for the call; the caller's abort is thrown as it is. */
+export function failedAttempt(
+  spec: RequestSpec,
+  cause: unknown,
+  timeoutMs: number,
+  url: string,
+): AttemptResult<never> {
+  if (spec.options?.signal?.aborted) throw new APIUserAbortError();
+  const { method, path } = spec;
+  const failure = classifyFailure(cause);
+  const code = failure.code ? ` (${failure.code})` : '';
+  if (failure.phase === 'timeout') {
+    const error = new APIConnectionTimeoutError(
+      `${method} ${path} got no complete response within ${timeoutMs} ms${code}.`,
+      { cause: failure },
+    );
+    return { ok: false, error, failure: { kind: 'timeout' } };
+  }
+  const host = URL.parse(url)?.host ?? url;
+  const what =
+    failure.phase === 'connect'
+      ? `could not connect to ${host}; nothing was sent`
+      : `lost the connection to ${host} after the request was sent`;
+  const error = new APIConnectionError(`${method} ${path} ${what}${code}.`, { cause: failure });
+  return { ok: false, error, failure: { kind: failure.phase } };
+}
+
+/** Reads a response that arrived: the data, or the failure as data; fills `meta` on success. */
+export function readAttempt<S extends z.ZodType>(
+  ctx: AttemptContext,
+  spec: RequestSpec<S>,
+  state: CallState,
+  res: TransportResponse,
+  started: number,
+  meta: ResponseMeta | undefined,
+): AttemptResult<z.infer<S>> {
+  const { events, log } = ctx;
+  const { method, path } = spec;
+  const { status } = res;
+  state.status = status;
+  if (status >= 200 && status < 300) {
+    const parsed = parseSuccess(res, spec.response, spec);
+    const requestId = parsed.ok ? parsed.requestId : parsed.error.requestId;
+    if (events?.wants('response')) {
+      const durationMs = Date.now() - started;
+      const attempt = state.attempts;
+      events.emit('response', { callId: state.callId, method, path, status, attempt, durationMs, requestId });
+    }
+    log?.('debug', `${method} ${path} -> ${status} (${Date.now() - started} ms)`);
+    if (parsed.ok) {
+      if (meta) {
+        meta.status = status;
+        meta.requestId = requestId;
+        meta.headers = res.headers;
+      }
+      return { ok: true, value: parsed.value };
+    }
+    const failure = { kind: 'invalid_response', status, unreadable: parsed.unreadable } as const;
+    return { ok: false, error: parsed.error, failure };
+  }
+  const error = errorFromResponse(res);
+  const durationMs = Date.now() - started;
+  if (events?.wants('response')) {
+    const { requestId } = error;
+    const attempt = state.attempts;
+    events.emit('response', { callId: state.callId, method, path, status, attempt, durationMs, requestId });
+  }
+  log?.(
+    'debug',
+    `${method} ${path} -> ${status} (${durationMs} ms, request_id ${error.requestId ?? 'none'})`,
+  );
+  return { ok: false, error, failure: { kind: 'status', status, retryAfterMs: error.retryAfterMs } };
+}

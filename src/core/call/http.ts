@@ -1,0 +1,269 @@
+/**
+ * The one path every call takes: give it an id, run the middleware around it, get a token, send one
+ * attempt at a time with a per-attempt timeout, let the pure retry policy decide what follows, and
+ * finish its error in one place. With no listener, middleware or tracer, none of the observability
+ * costs anything: no event object is built, no header object is copied.
+ */
+import type { z } from 'zod';
+import type { SecretRegistry } from '../../internal/redact.js';
+import { sleep } from '../../internal/sleep.js';
+import type { AuthStrategy } from '../auth/strategies.js';
+import { type APIError, APIUserAbortError } from '../errors/api-errors.js';
+import type { RateLimiter } from '../limits/limiter.js';
+import { type AttemptFailure, decideRetry, isAmbiguous, type RetryDecision } from '../limits/retry.js';
+import type { EventSink, RetryReason } from '../observe/events.js';
+import type { LogFn } from '../observe/logger.js';
+import { lowerCaseHeaders } from '../options/options.js';
+import type { Transport, TransportResponse } from '../transport/transport.js';
+import { APIPromise, type ResponseMeta, responseMeta } from './api-promise.js';
+import {
+  type AttemptContext,
+  type AttemptResult,
+  announceAttempt,
+  failedAttempt,
+  readAttempt,
+} from './attempt.js';
+import { bodyOf, CallState, callResult, endEvent, queryString } from './call-state.js';
+import { deadlineError, finishError, waitForToken } from './final-error.js';
+import { type Middleware, runMiddleware } from './middleware.js';
+import type { CoreSpec, RequestSpec } from './types.js';
+
+/** What the core needs from the client. */
+export interface CoreConfig {
+  baseUrl: string;
+  transport: Transport;
+  maxRetries: number;
+  timeoutMs: number;
+  deadlineMs: number | undefined;
+  /** Accept, User-Agent and the client's default headers, lower-case. */
+  headers: Record<string, string>;
+  events: EventSink;
+  log: LogFn | undefined;
+  /** The client-side rate limit, when the `rateLimit` option is set. */
+  limiter?: RateLimiter | undefined;
+  /** Adds what the SDK knows about an API call's failure before it is finished (the scope hint). */
+  explain?: (error: unknown, spec: RequestSpec) => unknown;
+  /** The client's secrets, for the one redaction of a finished error. */
+  secrets: SecretRegistry;
+  /** Around every call, the first outermost (the tracer's first when there is one). @default [] */
+  middleware: readonly Middleware[];
+}
+
+const REASON: Record<AttemptFailure['kind'], RetryReason> = {
+  connect: 'connection',
+  sent: 'connection',
+  timeout: 'timeout',
+  status: 'status',
+  invalid_response: 'status',
+};
+
+/** Sends requests for one client (and the clients derived from it share its auth and transport). */
+export class HttpCore {
+  /** Set by the client after construction (minting a token goes through {@link exchange}). */
+  auth: AuthStrategy | undefined;
+  readonly #config: CoreConfig;
+  readonly #redactHeaders: (headers: Record<string, string>) => Record<string, string>;
+  readonly #callContext: AttemptContext;
+  readonly #exchangeContext: AttemptContext;
+
+  constructor(config: CoreConfig) {
+    this.#config = config;
+    this.#callContext = { events: config.events, log: config.log };
+    this.#exchangeContext = { events: undefined, log: config.log };
+    const secrets = config.secrets;
+    this.#redactHeaders = (headers) => secrets.headers(headers);
+  }
+
+  /** One API call: an id, the middleware, the attempts, one `end` event. */
+  call<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
+    const meta = responseMeta();
+    meta.redactHeaders = this.#redactHeaders;
+    const { events } = this.#config;
+    // The hot path: nobody waits for the call's `end`, so no frame around the attempts.
+    if (!events.wants('end')) {
+      const headers = this.#headers(spec);
+      const state = this.#state(spec, headers);
+      return APIPromise.from(this.#wrapped(spec, state, headers, meta), meta);
+    }
+    return APIPromise.from(this.#call(spec, meta), meta);
+  }
+
+  /** Attempts and retries without a call's id, middleware or events: the token grant. */
+  exchange<S extends z.ZodType>(spec: CoreSpec<S>): Promise<z.infer<S>> {
+    const headers = this.#headers(spec);
+    const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
+    return this.#run(spec, state, headers, undefined, false);
+  }
+
+  async #call<S extends z.ZodType>(spec: RequestSpec<S>, meta: ResponseMeta): Promise<z.infer<S>> {
+    const { events } = this.#config;
+    const headers = this.#headers(spec);
+    const state = this.#state(spec, headers);
+    try {
+      const value = await this.#wrapped(spec, state, headers, meta);
+      if (events.wants('end')) events.emit('end', endEvent(state, true, undefined));
+      return value;
+    } catch (error) {
+      if (events.wants('end')) events.emit('end', endEvent(state, false, error));
+      throw error;
+    }
+  }
+
+  /** The attempts inside the middleware (promise callbacks, not async frames: tracing is measured). */
+  #wrapped<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    state: CallState,
+    headers: Record<string, string>,
+    meta: ResponseMeta,
+  ): Promise<z.infer<S>> {
+    const middleware = this.#config.middleware;
+    if (middleware.length === 0) return this.#run(spec, state, headers, meta, true);
+    // Attempts send a copy: the token they add never shows in `call.headers`.
+    const terminal = () =>
+      this.#run(spec, state, { ...headers }, meta, true).then((data) => callResult(data, meta));
+    return runMiddleware(middleware, state, terminal).then((result) => {
+      meta.status = result.status;
+      meta.requestId = result.requestId;
+      return result.data as z.infer<S>;
+    });
+  }
+
+  async #run<S extends z.ZodType>(
+    spec: CoreSpec<S>,
+    state: CallState,
+    headers: Record<string, string>,
+    meta: ResponseMeta | undefined,
+    isCall: boolean,
+  ): Promise<z.infer<S>> {
+    const cfg = this.#config;
+    const opts = spec.options;
+    const signal = opts?.signal;
+    const maxRetries = opts?.maxRetries ?? cfg.maxRetries;
+    const timeoutMs = opts?.timeoutMs ?? cfg.timeoutMs;
+    const deadlineMs = opts?.deadlineMs ?? cfg.deadlineMs;
+    const deadlineAt = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
+    const origin = spec.origin !== undefined && spec.auth === false ? spec.origin : cfg.baseUrl;
+    const url = origin + spec.path + queryString(spec.query);
+    const body = bodyOf(spec);
+    const ctx = isCall ? this.#callContext : this.#exchangeContext;
+    const auth = spec.auth === false ? undefined : this.auth;
+    let retriesDone = 0;
+    let replayed = false;
+    // Whether an attempt may have been processed: one failed ambiguously, or one was in flight.
+    let ambiguous = false;
+    let inFlight = false;
+    let decision: (RetryDecision & { action: 'throw' }) | undefined;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        if (signal?.aborted) throw new APIUserAbortError();
+        let token: string | undefined;
+        if (auth) {
+          token = auth.current?.() ?? (await waitForToken(auth, signal, spec, deadlineAt, deadlineMs));
+          headers.authorization = `Bearer ${token}`;
+          const slot = cfg.limiter?.acquire(signal, deadlineAt);
+          if (slot) await slot;
+        }
+        const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
+        if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
+        const byDeadline = remaining !== undefined && remaining < timeoutMs;
+        const limit = byDeadline ? remaining : timeoutMs;
+        inFlight = true;
+        state.attempts = attempt;
+        const started = announceAttempt(ctx, spec, state);
+        let result: AttemptResult<z.infer<S>> | undefined;
+        let res: TransportResponse | undefined;
+        try {
+          res = await cfg.transport({ method: spec.method, url, headers, body, signal, timeoutMs: limit });
+        } catch (cause) {
+          result = failedAttempt(spec, cause, limit, url);
+        }
+        if (res) result = readAttempt(ctx, spec, state, res, started, meta);
+        inFlight = false;
+        if (!result) throw new Error('unreachable: an attempt ends with a response or a failure');
+        if (result.ok) return result.value;
+        const { failure, error } = result;
+        if (failure.kind === 'status' && failure.status === 429)
+          cfg.limiter?.backoff(failure.retryAfterMs ?? 1000);
+        if (isAmbiguous(failure)) ambiguous = true;
+        if (byDeadline && failure.kind === 'timeout') throw deadlineError(spec, deadlineMs, error);
+        if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {
+          // A token that expired in flight or was rotated: one fresh token, one replay, not a retry.
+          const code = (error as APIError).code;
+          if (auth.unauthorized(token, code) && !replayed) {
+            replayed = true;
+            cfg.log?.('info', `${spec.method} ${spec.path}: token rejected (${code}); replaying once`);
+            continue;
+          }
+        }
+        const next = decideRetry({
+          failure,
+          mode: spec.retry,
+          retriesDone,
+          maxRetries,
+          remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
+          random: Math.random(),
+        });
+        if (next.action === 'throw') {
+          decision = next;
+          throw error;
+        }
+        const status = failure.kind === 'status' ? failure.status : undefined;
+        const retry = { attempt, delayMs: next.delayMs, reason: REASON[failure.kind] };
+        state.retried(
+          status === undefined ? { ...retry, at: Date.now() } : { ...retry, status, at: Date.now() },
+        );
+        if (ctx.events?.wants('retry')) {
+          const base = { callId: state.callId, method: spec.method, path: spec.path, ...retry };
+          ctx.events.emit('retry', status === undefined ? base : { ...base, status });
+        }
+        cfg.log?.(
+          'warn',
+          `${spec.method} ${spec.path} failed (${error.message}); retrying in ${next.delayMs} ms`,
+        );
+        await sleep(next.delayMs, signal);
+        retriesDone++;
+      }
+    } catch (error) {
+      // An error escaping an attempt in flight (the caller's abort) may follow a processed request.
+      const explained = isCall
+        ? cfg.explain
+          ? cfg.explain(error, spec)
+          : error
+        : spec.explain
+          ? spec.explain(error)
+          : error;
+      const final = finishError({
+        error: explained,
+        spec,
+        idempotencyKey: headers['idempotency-key'],
+        ambiguous: ambiguous || inFlight,
+        decision,
+        secrets: cfg.secrets,
+      });
+      if (final.outcomeUnknown) cfg.log?.('warn', final.message);
+      throw final;
+    }
+  }
+
+  #state(spec: RequestSpec, headers: Record<string, string>): CallState {
+    const key = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
+    return new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, key);
+  }
+
+  #headers(spec: CoreSpec): Record<string, string> {
+    const opts = spec.options;
+    const headers = opts?.headers
+      ? { ...this.#config.headers, ...lowerCaseHeaders(opts.headers) }
+      : { ...this.#config.headers };
+    if (spec.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    else if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    // One key per call, so every attempt of an order creation is the same order to the service.
+    // A key given as a header counts as the caller's key too.
+    const key =
+      opts?.idempotencyKey ??
+      headers['idempotency-key'] ??
+      (spec.retry === 'keyed' ? crypto.randomUUID() : undefined);
+    if (key !== undefined) headers['idempotency-key'] = key;
+    return headers;
+  }
+}

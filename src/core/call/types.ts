@@ -1,0 +1,133 @@
+// The types of a call: the per-call RequestOptions, the RetryMode, the RequestSpec a resource hands
+// to the core, Reconciliation, the Requester contract, and the core's own CoreSpec.
+import type { z } from 'zod';
+import type { Scope } from '../../schemas/common.js';
+import type { APIPromise } from './api-promise.js';
+
+/**
+ * Options every resource method takes as its last argument.
+ *
+ * @example
+ * await client.orders.get(orderId, { timeoutMs: 5_000, signal: controller.signal });
+ */
+export interface RequestOptions {
+  /** Cancels the request and any backoff sleep at once. @default undefined (not cancellable) */
+  signal?: AbortSignal;
+  /** Per-attempt timeout in milliseconds. @default the client's `timeoutMs` (30 000) */
+  timeoutMs?: number;
+  /** Total deadline in milliseconds for all attempts and waits. @default the client's `deadlineMs` (none) */
+  deadlineMs?: number;
+  /** Retries after the first attempt. @default the client's `maxRetries` (2) */
+  maxRetries?: number;
+  /** The `Idempotency-Key` for order creation. @default a UUID generated once per call */
+  idempotencyKey?: string;
+  /** Extra headers for this request; they replace the client's headers of the same name. @default {} */
+  headers?: Record<string, string>;
+}
+
+/**
+ * How a request may be retried (name it in {@link RequestSpec} for a call through `client.request`):
+ * - `safe`: reads and `void` (idempotent on the service): every retryable failure.
+ * - `keyed`: order creation, which carries an `Idempotency-Key`: every retryable failure, same key.
+ * - `unsafe`: payment and refund creation: only failures where the request provably was not
+ *   processed (429, a connection never established); otherwise the error is marked outcome-unknown.
+ *
+ * @example
+ * const mode: RetryMode = method === 'GET' ? 'safe' : 'unsafe';
+ */
+export type RetryMode = 'safe' | 'keyed' | 'unsafe';
+
+/**
+ * One API call as a resource describes it to the core; `client.request(spec)` takes one for an
+ * endpoint the SDK does not cover yet.
+ *
+ * @example
+ * const Status = z.looseObject({ status: z.string() });
+ * const spec: RequestSpec<typeof Status> = {
+ *   method: 'GET',
+ *   path: `/pos/v1/orders/${encodeURIComponent(orderId)}`,
+ *   retry: 'safe',
+ *   response: Status,
+ * };
+ * const { status } = await client.request(spec);
+ */
+export interface RequestSpec<S extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST';
+  /** The path below the base URL, each parameter already encoded (`encodeURIComponent`). */
+  path: string;
+  /**
+   * The path template, such as `/pos/v1/orders/{order_id}`: what events, middleware and span names
+   * show (low cardinality). Give it when the path holds ids.
+   * @default the path
+   */
+  route?: string;
+  /** Query parameters; undefined values are left out. @default undefined (none) */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body (already validated). @default undefined (no body) */
+  body?: unknown;
+  /** Whether to send the bearer token. Public endpoints pass false. @default true */
+  auth?: boolean;
+  /**
+   * The scope the endpoint needs (spec section 5), named in the error when the token lacks it.
+   * @default undefined (the error says only that a scope is missing)
+   */
+  scope?: Scope;
+  retry: RetryMode;
+  /** The lenient response schema. */
+  response: S;
+  /**
+   * For `unsafe` calls: how the caller learns whether a call with an unknown outcome took effect.
+   * The error's message says it, and the error carries it as `reconcile`.
+   * @default { check: 'read the resource to learn whether it took effect before trying again' }
+   */
+  reconcile?: Reconciliation;
+  /** The caller's per-call options. @default undefined (the client's settings) */
+  options?: RequestOptions | undefined;
+}
+
+/**
+ * How to learn whether a call whose outcome is unknown took effect, as data (the error's message
+ * is written from it).
+ *
+ * @example
+ * const reconcile: Reconciliation = {
+ *   subject: 'the order',
+ *   read: `client.orders.get('${orderId}')`,
+ *   check: 'look for a payment of 1250 cents before creating another',
+ * };
+ */
+export interface Reconciliation {
+  /** What to read, in words (`the order`). @default 'it' */
+  subject?: string;
+  /** The call that shows the truth, as code, when there is one. @default undefined */
+  read?: string;
+  /** What to check or do, lower-case, without a final period. */
+  check: string;
+}
+
+/**
+ * What resources need from the client: one method. Resources never see transport, retries or tokens.
+ *
+ * @example
+ * const requester: Requester = client; // a PaymentsClient is one; so is a test double
+ * const order = await requester.request({ method: 'GET', path: `/pos/v1/orders/${orderId}`, retry: 'safe', response: z.looseObject({}) });
+ */
+export interface Requester {
+  /** Sends one call described by `spec` and returns its parsed response. */
+  request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>>;
+}
+
+/**
+ * A request as the core sends it: an API call's spec, which the token grant extends with another
+ * root and a form body (one shape for both; the grant is sent with {@link HttpCore.exchange}).
+ */
+export interface CoreSpec<S extends z.ZodType = z.ZodType> extends RequestSpec<S> {
+  /** Another root than the base URL (the token issuer's); only without a bearer token. */
+  origin?: string;
+  /** A form-encoded body instead of JSON. */
+  form?: Record<string, string>;
+  /** What a failure's message starts with (`Could not get an access token`). */
+  context?: string;
+  /** Adds what the SDK knows about the failure before it is finished (the credentials hint). */
+  explain?: (error: unknown) => unknown;
+}

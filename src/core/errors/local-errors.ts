@@ -1,0 +1,137 @@
+// Errors raised inside the process (no HTTP exchange): bad input, webhook verification, polling.
+import { formatDuration } from '../../internal/format.js';
+import { issueLine } from '../../internal/issues.js';
+import { PaymentsError } from './base-error.js';
+
+/**
+ * One rule a request broke, with where.
+ *
+ * @example
+ * const messages = err.issues.map((issue: ValidationIssue) => `${issue.path.join('.')}: ${issue.message}`);
+ */
+export interface ValidationIssue {
+  /** Where in the input, e.g. `['level3', 'line_items', 2, 'description']`. */
+  path: (string | number)[];
+  message: string;
+  /** The service's error code this corresponds to, when it has one (`level3_tax_mismatch`). */
+  code?: string;
+}
+
+/**
+ * The request broke a documented rule; nothing was sent. `issues` lists each rule with its path.
+ *
+ * @example
+ * if (err instanceof RequestValidationError) res.status(400).json({ issues: err.issues });
+ */
+export class RequestValidationError extends PaymentsError {
+  override name = 'RequestValidationError';
+  readonly issues: ValidationIssue[];
+  constructor(what: string, issues: ValidationIssue[]) {
+    const lines = issues.map((i) => `  - ${issueLine(i, '(input)')}`);
+    super(`Invalid ${what}; nothing was sent:\n${lines.join('\n')}`);
+    this.issues = issues;
+  }
+}
+
+/**
+ * Why a webhook failed verification.
+ *
+ * @example
+ * const misconfigured = (reason: WebhookVerificationReason) => reason === 'body_not_raw' || reason === 'missing_secret';
+ */
+export type WebhookVerificationReason =
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'signature_mismatch'
+  | 'body_not_raw'
+  | 'missing_secret'
+  | 'invalid_payload'
+  /** Signed, but an envelope version (`v`) other than the 1 this SDK reads. */
+  | 'unsupported_version'
+  /** Signed, but its `occurred_at` is older than the `maxAgeMs` the receiver set. */
+  | 'event_too_old';
+
+/**
+ * A webhook delivery failed verification: answer 400 and do not act on it.
+ *
+ * @example
+ * if (err instanceof WebhookVerificationError) return res.status(400).send(err.reason);
+ */
+export class WebhookVerificationError extends PaymentsError {
+  override name = 'WebhookVerificationError';
+  readonly reason: WebhookVerificationReason;
+  constructor(reason: WebhookVerificationReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
+/**
+ * `awaitPaymentResult` (or `awaitRefundResult`) reached its deadline before the payment (refund)
+ * reached a status it waits for (`until`; by default any status but `pending`).
+ *
+ * @example
+ * try {
+ *   await client.awaitPaymentResult(orderId, paymentId);
+ * } catch (err) {
+ *   if (err instanceof ResultTimeoutError) console.warn(`still ${err.lastStatus}: ask support`);
+ * }
+ */
+export class ResultTimeoutError extends PaymentsError {
+  override name = 'ResultTimeoutError';
+  /** The order of the awaited payment. */
+  readonly orderId: string;
+  /** The awaited payment (or the payment of the awaited refund). */
+  readonly paymentId: string;
+  /** Set when a refund was awaited. */
+  readonly refundId: string | undefined;
+  /** The status last read (normally `pending`); undefined when no read succeeded. */
+  readonly lastStatus: string | undefined;
+  /** How long the wait lasted, in milliseconds. */
+  readonly waitedMs: number;
+  constructor(init: {
+    orderId: string;
+    paymentId: string;
+    refundId?: string;
+    lastStatus: string | undefined;
+    waitedMs: number;
+    /** The statuses waited for, when the caller named them. */
+    until?: readonly string[] | undefined;
+  }) {
+    const what = init.refundId
+      ? `Refund ${init.refundId} of payment ${init.paymentId}`
+      : `Payment ${init.paymentId}`;
+    const waitingFor = init.until?.length ? ` (waiting for ${init.until.join(' or ')})` : '';
+    const advice = init.refundId
+      ? 'The payment.refunded event signals completion; read the refund again later.'
+      : init.lastStatus === 'pending' || init.lastStatus === undefined
+        ? 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).'
+        : 'Read the payment again later, or wait for its webhook event.';
+    super(
+      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${formatDuration(init.waitedMs)}${waitingFor}. ${advice}`,
+    );
+    this.orderId = init.orderId;
+    this.paymentId = init.paymentId;
+    this.refundId = init.refundId;
+    this.lastStatus = init.lastStatus;
+    this.waitedMs = init.waitedMs;
+  }
+}
+
+/**
+ * The former name of {@link ResultTimeoutError}, which is thrown for refunds too. The same class, so
+ * `instanceof PaymentResultTimeoutError` still works.
+ *
+ * @deprecated Use {@link ResultTimeoutError}; this alias will be removed in 1.0.
+ * @example
+ * if (err instanceof PaymentResultTimeoutError) console.warn(err.lastStatus); // prefer ResultTimeoutError
+ */
+export const PaymentResultTimeoutError = ResultTimeoutError;
+/**
+ * The former name of {@link ResultTimeoutError}.
+ *
+ * @deprecated Use {@link ResultTimeoutError}; this alias will be removed in 1.0.
+ * @example
+ * const timeout: PaymentResultTimeoutError = new ResultTimeoutError({ orderId, paymentId, lastStatus: 'pending', waitedMs: 60_000 });
+ */
+export type PaymentResultTimeoutError = ResultTimeoutError;

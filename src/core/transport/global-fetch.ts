@@ -1,0 +1,28 @@
+// The transport over the global `fetch`, for runtimes where undici's `dispatcher` and `proxy`
+// options cannot apply (they are refused), and the TransportOptions that pick a transport.
+import { ConfigurationError } from '../errors/api-errors.js';
+import { fetchTransport, type Transport } from './transport.js';
+
+/** What picks the transport: the caller's `fetch`, `dispatcher` or `proxy`. */
+export interface TransportOptions {
+  fetch?: typeof globalThis.fetch | undefined;
+  dispatcher?: unknown;
+  proxy?: string | undefined;
+}
+
+/** The global `fetch`, where undici's `dispatcher` and `proxy` cannot apply. */
+export function globalFetchTransport(options: TransportOptions): Transport {
+  for (const option of ['dispatcher', 'proxy'] as const) {
+    if (options[option] !== undefined) {
+      throw new ConfigurationError(
+        option,
+        'applies on Node.js only (undici). On this runtime pass `fetch` to control how requests are sent.',
+      );
+    }
+  }
+  if (typeof globalThis.fetch !== 'function') {
+    throw new ConfigurationError('fetch', 'is required: this runtime has no global fetch.');
+  }
+  // Looked up on each call, so that a fetch patched after the client was made (msw) takes effect.
+  return fetchTransport((input, init) => globalThis.fetch(input, init));
+}

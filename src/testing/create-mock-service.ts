@@ -1,0 +1,164 @@
+// `createMockService()`: wires the mock's state, clock, processor, token authority, routes, faults
+// and webhook deliverer into a MockService, for msw handlers, `fetch` or a loopback server.
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'msw';
+import { SCOPES } from '../schemas/common.js';
+import { createClock } from './clock.js';
+import { pinnedEndpoints } from './control/pins.js';
+import { createControlHandler, isControlPath } from './control/serve.js';
+import { scheduleAutoProcess } from './domain/auto-process.js';
+import { type MockFixtures, makeLocation, seedFixtures, storeClient } from './domain/fixtures.js';
+import { createProcessor } from './domain/processor.js';
+import { snapshot } from './domain/snapshot.js';
+import { MockState } from './domain/state.js';
+import type { MockCore } from './engine/mock-core.js';
+import { MockControlError } from './engine/respond.js';
+import { createDispatch } from './engine/router.js';
+import { TokenAuthority } from './engine/token-authority.js';
+import { resetCause } from './faults/fault-play.js';
+import { FaultQueue } from './faults/fault-queue.js';
+import type { MockService } from './mock-service.js';
+import { type MockServiceOptions, resolveOptions } from './options.js';
+import { buildRoutes } from './routes/index.js';
+import { serveFetch } from './servers/http-server.js';
+import { mswHandlers } from './servers/msw.js';
+import { WebhookDeliverer } from './webhooks/deliverer.js';
+import { registerControl } from './webhooks/registration.js';
+
+/**
+ * Creates the stateful mock of the whole service, for msw in-process tests or a loopback server.
+ *
+ * @example
+ * const mock = createMockService();
+ * const server = setupServer(...mock.handlers);
+ * server.listen({ onUnhandledRequest: 'error' });
+ * const client = new PaymentsClient({ ...mock.clientOptions(), fetch: globalThis.fetch }); // msw intercepts fetch only
+ */
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  const opts = resolveOptions(options);
+  const clock = createClock(options.clock);
+  const faults = new FaultQueue();
+  const state = new MockState();
+  const fixtures = opts.seed ? seedFixtures(state, clock.iso()) : emptyFixtures();
+  const deliverer = new WebhookDeliverer(clock, state, opts.webhookTimeoutMs);
+  const core: MockCore = {
+    state,
+    clock,
+    authority: new TokenAuthority(),
+    options: opts,
+    buckets: new Map(),
+    emit: (event) => deliverer.emit(event),
+    onCreated: (kind, id) => {
+      // A pending payment expires on the mock clock; expire() refuses (and the clock skips it) once
+      // the payment moved on.
+      if (kind === 'payment') clock.schedule(opts.paymentTtlMs, () => processor.expire(id));
+      if (opts.autoProcess) scheduleAutoProcess(opts.autoProcess, processor, clock, state, kind, id);
+    },
+    maintenance: false,
+  };
+  const processor = createProcessor(core);
+  clock.onAdvance(() => deliverer.runDue());
+  const routes = buildRoutes(core);
+  const dispatch = createDispatch(core, routes, faults, () => clock.tick());
+  let handlers: RequestHandler[] | undefined;
+  const mock: MockService = {
+    get handlers() {
+      handlers ??= mswHandlers(dispatch);
+      return handlers;
+    },
+    clock,
+    fixtures,
+    get credentials() {
+      const main = fixtures.partners[0]?.clients[0];
+      return { clientId: main?.clientId ?? '', clientSecret: main?.clientSecret ?? '' };
+    },
+    clientOptions(origin) {
+      return {
+        ...mock.credentials,
+        baseUrl: origin ?? 'https://api.payments.test',
+        authUrl: origin ?? 'https://auth.payments.test',
+      };
+    },
+    processor,
+    webhooks: {
+      register: (input) => registerControl(state, input, clock.iso()),
+      deliveries: () => deliverer.list(),
+      deadLetters: () => deliverer.list().filter((d) => d.status === 'dead_letter'),
+      replay: (id) => deliverer.replay(id),
+      flush: () => deliverer.flush(),
+      events: () => deliverer.emitted(),
+    },
+    failNext: (fault) => faults.add(fault),
+    snapshot: () => snapshot(state, clock.iso()),
+    seedLocations(partnerId, n) {
+      const org = [...state.locations.values()].find((l) => l.partner_id === partnerId)?.organization_id;
+      const start = state.locationsOf(partnerId).length + 1;
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const l = makeLocation(partnerId, org ?? randomUUID(), randomUUID(), start + i, clock.iso());
+        state.locations.set(l.location_id, l);
+        ids.push(l.location_id);
+      }
+      state.partners.add(partnerId);
+      return ids;
+    },
+    addClient: ({ partnerId, scopes = [...SCOPES], tier = 'standard' }) =>
+      storeClient(state, partnerId, {
+        clientId: `mock-client-${randomUUID()}`,
+        clientSecret: `mock-secret-${randomUUID()}`,
+        scopes,
+        tier,
+      }),
+    revokeClient(clientId) {
+      const client = state.clients.get(clientId);
+      if (!client) throw new MockControlError(`no client ${clientId} in the mock`, 'not_found');
+      client.revoked = true;
+    },
+    issueUserToken: ({ partnerId, userId = randomUUID() }) =>
+      core.authority.sign(
+        { pool: 'pos_user', partner_id: partnerId, scope: 'svc/payments:create svc/payments:read' },
+        userId,
+        clock.now(),
+        opts.tokenTtlSeconds,
+      ),
+    setMaintenance(on) {
+      core.maintenance = on;
+    },
+    async fetch(request) {
+      const response = await dispatch(request);
+      // A reset (`failNext({ network: true })`) rejects, as `fetch` does when the connection drops.
+      if (response.type === 'error') throw new TypeError('fetch failed', { cause: resetCause() });
+      return response;
+    },
+    async listen(listenOptions = {}) {
+      // The control API and dashboard (`/_mock/...`) are served on the loopback server only.
+      const control = createControlHandler({
+        mock,
+        state: () => core.state,
+        pinnedEndpoints: () => pinnedEndpoints(mock),
+      });
+      const server = await serveFetch(
+        (request) => (isControlPath(new URL(request.url).pathname) ? control(request) : dispatch(request)),
+        listenOptions,
+      );
+      return { ...server, baseUrl: server.url, authUrl: server.url };
+    },
+    reset() {
+      state.clear();
+      // Seeded ids and credentials are fixed, so the fixtures object keeps describing the new seed.
+      if (opts.seed) Object.assign(fixtures, seedFixtures(state, clock.iso()));
+      clock.clear();
+      core.buckets.clear();
+      core.maintenance = false;
+      faults.clear();
+      deliverer.reset();
+    },
+    close: () => clock.close(),
+  };
+  return mock;
+}
+
+function emptyFixtures(): MockFixtures {
+  const none = { clientId: '', clientSecret: '', scopes: [], tier: 'standard' as const };
+  return { partners: [], revokedClient: none, lowTierClient: none, chargeOnlyClient: none };
+}

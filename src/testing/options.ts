@@ -1,0 +1,85 @@
+// The mock's options: MockServiceOptions, the demo mode's AutoProcessOptions, and `resolveOptions()`,
+// which fills in the defaults.
+import type { MockClockOptions } from './clock.js';
+
+/**
+ * Demo mode: the processor answers on its own, on the mock clock (the bin's clock follows real time;
+ * a test with a manual clock moves outcomes on with `mock.clock.advance()`).
+ *
+ * @example
+ * const mock = createMockService({ autoProcess: { approveAfterMs: 200, declineAmountsEndingIn: [13, 99] } });
+ */
+export interface AutoProcessOptions {
+  /** Pending payments are approved (or declined) this long after creation. @default 1500 */
+  approveAfterMs?: number;
+  /** Payments whose amount in cents ends in one of these two-digit endings are declined. @default [13] */
+  declineAmountsEndingIn?: number[];
+  /** Approved payments settle this long after approval. @default 5000 */
+  settleAfterMs?: number;
+  /** Pending refunds are confirmed this long after creation. @default 2000 */
+  refundAfterMs?: number;
+}
+
+/**
+ * Options of {@link createMockService}.
+ *
+ * @example
+ * const mock = createMockService({ tokenTtlSeconds: 60, rateLimits: false });
+ */
+export interface MockServiceOptions {
+  /** Seed two partners, their clients and locations. @default true */
+  seed?: boolean;
+  /** Lifetime of minted access tokens, in seconds. @default 3600 */
+  tokenTtlSeconds?: number;
+  /** Where the mock clock starts and whether it follows real time. @default { realTime: false } */
+  clock?: MockClockOptions;
+  /** A pending payment expires after this long on the mock clock. @default 900_000 (15 minutes) */
+  paymentTtlMs?: number;
+  /** Refunds are refused with `refund_window_expired` this long after settlement. @default 180 days */
+  refundWindowMs?: number;
+  /** Demo mode; `true` takes every default of {@link AutoProcessOptions}. @default false */
+  autoProcess?: boolean | AutoProcessOptions;
+  /**
+   * A webhook delivery attempt fails when the receiver takes longer: real milliseconds, since it
+   * bounds real network I/O to your receiver (the retry schedule runs on the mock clock).
+   * @default 30_000
+   */
+  webhookTimeoutMs?: number;
+  /** Enforce per-client rate limits (spec section 8). @default true */
+  rateLimits?: boolean;
+  /** Serve the well-known OpenAPI/AsyncAPI documents; off, they answer 404 `spec_not_available`. @default true */
+  specs?: boolean;
+}
+
+export interface ResolvedOptions {
+  seed: boolean;
+  tokenTtlSeconds: number;
+  paymentTtlMs: number;
+  refundWindowMs: number;
+  autoProcess: Required<AutoProcessOptions> | null;
+  webhookTimeoutMs: number;
+  rateLimits: boolean;
+  specs: boolean;
+}
+
+export function resolveOptions(options: MockServiceOptions): ResolvedOptions {
+  const auto = options.autoProcess;
+  return {
+    seed: options.seed ?? true,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    paymentTtlMs: options.paymentTtlMs ?? 15 * 60_000,
+    refundWindowMs: options.refundWindowMs ?? 180 * 24 * 3_600_000,
+    autoProcess: auto
+      ? {
+          approveAfterMs: 1500,
+          declineAmountsEndingIn: [13],
+          settleAfterMs: 5000,
+          refundAfterMs: 2000,
+          ...(auto === true ? {} : auto),
+        }
+      : null,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? 30_000,
+    rateLimits: options.rateLimits ?? true,
+    specs: options.specs ?? true,
+  };
+}

@@ -1,0 +1,251 @@
+// The mock's webhook deliveries (spec 6): WebhookDeliverer signs and posts events to loopback
+// endpoints on the retry schedule of the mock clock, with dead letters and replay.
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { isLoopbackHost } from '../../schemas/common.js';
+import type { KnownEventKind } from '../../schemas/events.js';
+import { webhookSignatureHeader } from '../../webhooks/sign.js';
+import type { InternalClock } from '../clock.js';
+import type { MockState, WebhookEndpointRecord } from '../domain/state.js';
+import type { PaymentEvent } from '../engine/mock-core.js';
+import { MockControlError } from '../engine/respond.js';
+
+/**
+ * Delay before each attempt (spec 6.5): immediate, 1 min, 5 min, 30 min, 2 h, 12 h after the previous one.
+ *
+ * @example
+ * mock.clock.advance(RETRY_SCHEDULE_MS[1]); // the second attempt starts
+ */
+export const RETRY_SCHEDULE_MS = [0, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000] as const;
+
+/**
+ * The event envelope of spec 6.3.
+ *
+ * @example
+ * const [event] = mock.webhooks.events();
+ * expect(event?.event_kind).toBe('payment.approved');
+ */
+export interface EventEnvelope {
+  v: 1;
+  event_id: string;
+  event_kind: KnownEventKind;
+  occurred_at: string;
+  partner_id: string;
+  resource: Record<string, unknown>;
+}
+
+/**
+ * One try at delivering an event.
+ *
+ * @example
+ * const [attempt] = mock.webhooks.deliveries()[0]!.attempts;
+ * expect(attempt).toMatchObject({ status: 500, ok: false });
+ */
+export interface DeliveryAttempt {
+  /** Mock-clock time of the attempt. */
+  at: string;
+  /** The receiver's status, or null when it did not answer in time or could not be reached. */
+  status: number | null;
+  ok: boolean;
+  error?: string;
+}
+
+/**
+ * An event on its way to one endpoint, in the service's snake_case like everything else the mock
+ * shows.
+ *
+ * @example
+ * await mock.webhooks.flush();
+ * const [delivery] = mock.webhooks.deliveries();
+ * expect(delivery?.status).toBe('delivered');
+ */
+export interface Delivery {
+  delivery_id: string;
+  webhook_endpoint_id: string;
+  url: string;
+  event_id: string;
+  event_kind: KnownEventKind;
+  /** The exact JSON body sent on every attempt. */
+  body: string;
+  /** `replayed`: a dead letter that was delivered again as a new delivery (see `replay_of`). */
+  status: 'pending' | 'delivered' | 'dead_letter' | 'replayed';
+  attempts: DeliveryAttempt[];
+  /** Mock-clock time of the next attempt (null once delivered or dead-lettered). */
+  next_attempt_at: string | null;
+  /** The delivery this one replays, or null. */
+  replay_of: string | null;
+}
+
+/** A delivery as the deliverer keeps it: the next attempt in mock-clock milliseconds. */
+interface DeliveryRecord extends Omit<Delivery, 'next_attempt_at'> {
+  nextAtMs: number | null;
+}
+
+function view(d: DeliveryRecord): Delivery {
+  const { nextAtMs, ...rest } = d;
+  return {
+    ...rest,
+    attempts: d.attempts.map((a) => ({ ...a })),
+    next_attempt_at: nextAtMs === null ? null : new Date(nextAtMs).toISOString(),
+  };
+}
+
+/** Delivers events to registered endpoints with the retry schedule on the mock clock. */
+export class WebhookDeliverer {
+  private deliveries: DeliveryRecord[] = [];
+  private events: EventEnvelope[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly busy = new Set<string>();
+
+  constructor(
+    private readonly clock: InternalClock,
+    private readonly state: MockState,
+    private readonly timeoutMs: number,
+  ) {}
+
+  emit(event: PaymentEvent): EventEnvelope {
+    const envelope: EventEnvelope = {
+      v: 1,
+      event_id: `evt_${randomUUID()}`,
+      event_kind: event.kind,
+      occurred_at: this.clock.iso(),
+      partner_id: event.partnerId,
+      resource: event.resource,
+    };
+    this.events.push(envelope);
+    const body = JSON.stringify(envelope);
+    for (const endpoint of this.state.webhookEndpoints.values()) {
+      if (endpoint.partner_id !== event.partnerId) continue;
+      if (endpoint.event_kinds && !endpoint.event_kinds.includes(event.kind)) continue;
+      this.deliveries.push(this.newDelivery(endpoint, envelope, body));
+    }
+    this.runDue();
+    return envelope;
+  }
+
+  /** Every event emitted since the last reset, delivered or not. */
+  emitted(): EventEnvelope[] {
+    return [...this.events];
+  }
+
+  list(): Delivery[] {
+    return this.deliveries.map(view);
+  }
+
+  /** Delivers a delivery's event again (same body, same event_id) as a new delivery. */
+  replay(deliveryId: string): Delivery {
+    const original = this.deliveries.find((d) => d.delivery_id === deliveryId);
+    if (!original) throw new MockControlError(`no webhook delivery ${deliveryId}`, 'not_found');
+    if (original.status === 'pending') {
+      throw new MockControlError(`delivery ${deliveryId} is still pending; replay a delivered or dead one`);
+    }
+    if (!this.state.webhookEndpoints.has(original.webhook_endpoint_id))
+      throw new MockControlError(`the endpoint of delivery ${deliveryId} is no longer registered`);
+    if (original.status === 'dead_letter') original.status = 'replayed';
+    const copy: DeliveryRecord = {
+      ...original,
+      delivery_id: `dlv_${randomUUID()}`,
+      status: 'pending',
+      attempts: [],
+      nextAtMs: this.clock.now(),
+      replay_of: original.delivery_id,
+    };
+    this.deliveries.push(copy);
+    this.runDue();
+    return view(copy);
+  }
+
+  /** Starts every attempt that is due on the mock clock. */
+  runDue(): void {
+    const now = this.clock.now();
+    for (const d of this.deliveries) {
+      if (d.status !== 'pending' || d.nextAtMs === null || d.nextAtMs > now) continue;
+      if (this.busy.has(d.delivery_id)) continue;
+      const endpoint = this.state.webhookEndpoints.get(d.webhook_endpoint_id);
+      if (!endpoint) continue;
+      this.busy.add(d.delivery_id);
+      const run = this.attempt(d, endpoint.signing_secret).finally(() => {
+        this.busy.delete(d.delivery_id);
+        this.inFlight.delete(run);
+      });
+      this.inFlight.add(run);
+    }
+  }
+
+  /** Resolves once no attempt is in flight. */
+  async flush(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  reset(): void {
+    this.deliveries = [];
+    this.events = [];
+  }
+
+  private newDelivery(
+    endpoint: WebhookEndpointRecord,
+    envelope: EventEnvelope,
+    body: string,
+  ): DeliveryRecord {
+    return {
+      delivery_id: `dlv_${randomUUID()}`,
+      webhook_endpoint_id: endpoint.webhook_endpoint_id,
+      url: endpoint.url,
+      event_id: envelope.event_id,
+      event_kind: envelope.event_kind,
+      body,
+      status: 'pending',
+      attempts: [],
+      nextAtMs: this.clock.now(),
+      replay_of: null,
+    };
+  }
+
+  private async attempt(d: DeliveryRecord, secret: string): Promise<void> {
+    const startMs = this.clock.now();
+    const result = await this.send(d, secret, new Date(startMs).toISOString());
+    d.attempts.push(result);
+    if (result.ok) {
+      d.status = 'delivered';
+      d.nextAtMs = null;
+    } else if (d.attempts.length >= RETRY_SCHEDULE_MS.length) {
+      d.status = 'dead_letter';
+      d.nextAtMs = null;
+    } else {
+      d.nextAtMs = startMs + RETRY_SCHEDULE_MS[d.attempts.length]!;
+      // The retry falls due on the mock clock (an advance, or real time in real-time mode).
+      this.clock.schedule(d.nextAtMs - this.clock.now(), () => this.runDue());
+    }
+  }
+
+  private async send(d: DeliveryRecord, secret: string, at: string): Promise<DeliveryAttempt> {
+    // The mock only calls this machine: an endpoint registered with a partner's real https URL must
+    // not receive test events. The attempt fails and the retry schedule runs as for a dead receiver.
+    if (!isLoopbackUrl(d.url)) return { at, status: null, ok: false, error: 'NotLoopback' };
+    try {
+      const response = await request(d.url, {
+        method: 'POST',
+        body: d.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'partner-payments-mock',
+          'x-service-signature': webhookSignatureHeader(d.body, secret),
+          'x-service-event-id': d.event_id,
+        },
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      await response.body.dump();
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return { at, status: response.statusCode, ok };
+    } catch (error) {
+      return { at, status: null, ok: false, error: error instanceof Error ? error.name : 'Error' };
+    }
+  }
+}
+
+/** Whether a delivery URL points at this machine (127.0.0.0/8, ::1, localhost). */
+function isLoopbackUrl(url: string): boolean {
+  return URL.canParse(url) && isLoopbackHost(new URL(url).hostname);
+}
