@@ -240,6 +240,7 @@ export class HttpCore {
         decision,
         secrets: cfg.secrets,
       });
+      final.callId = state.callId;
       if (final.outcomeUnknown) cfg.log?.('warn', final.message);
       throw final;
     }
