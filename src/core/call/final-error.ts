@@ -162,9 +162,10 @@ function setMessage(error: Error, message: string): void {
 
 /**
  * Rewrites a finished error's message after a payment or refund was reconciled: the message it had
- * before the call finished it, then `tail` (what reconciliation learnt). Redacted like the rest.
+ * before the call finished it (or, with `keep`, its whole message), then `tail` (what reconciliation
+ * learnt). Redacted like the rest.
  */
-export function restate(error: CallError, tail: string): void {
-  const base = (error as Finishable)[BASE] ?? error.message;
+export function restate(error: CallError, tail: string, keep = false): void {
+  const base = keep ? error.message : ((error as Finishable)[BASE] ?? error.message);
   setMessage(error, redact(`${base} ${tail}`));
 }

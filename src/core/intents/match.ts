@@ -36,6 +36,11 @@ export function skewOf(date: string | undefined, before: number, after: number):
 export interface Match<T> {
   /** Resources that can be this key's. */
   candidates: T[];
+  /**
+   * Resources of the same amount owned by no key, in the window or not: while there is one, the SDK
+   * never concludes "not landed" (a clock it misjudged must not turn into a second charge).
+   */
+  unowned: number;
   /** Other keys of the same order and amount whose outcome is not known yet: they could own a candidate. */
   rivals: IntentRecord[];
 }
@@ -75,17 +80,14 @@ export function matchPayments(
   const taken = owned(record, others);
   const from = (record.firstSentAt ?? now) + skew.low - MARGIN_MS;
   const to = now + skew.high + MARGIN_MS;
-  const candidates = payments.filter((p) => {
+  const same = payments.filter(
+    (p) => p.amount_cents === record.amountCents && p.method === record.method && !taken.has(p.payment_id),
+  );
+  const candidates = same.filter((p) => {
     const at = Date.parse(p.created_at);
-    return (
-      p.amount_cents === record.amountCents &&
-      p.method === record.method &&
-      !taken.has(p.payment_id) &&
-      at >= from &&
-      at <= to
-    );
+    return at >= from && at <= to;
   });
-  return { candidates, rivals: rivalsOf(record, others) };
+  return { candidates, unowned: same.length, rivals: rivalsOf(record, others) };
 }
 
 /**
@@ -99,12 +101,9 @@ export function matchRefunds(
 ): Match<RefundSighting> {
   const taken = owned(record, others);
   const from = (record.firstSentAt ?? Number.POSITIVE_INFINITY) + UNKNOWN_SKEW.low - MARGIN_MS;
-  const candidates = seen.filter(
-    (s) =>
-      s.paymentId === record.paymentId &&
-      s.amountCents === record.amountCents &&
-      !taken.has(s.refundId) &&
-      s.occurredAt >= from,
+  const same = seen.filter(
+    (s) => s.paymentId === record.paymentId && s.amountCents === record.amountCents && !taken.has(s.refundId),
   );
-  return { candidates, rivals: rivalsOf(record, others) };
+  const candidates = same.filter((s) => s.occurredAt >= from);
+  return { candidates, unowned: same.length, rivals: rivalsOf(record, others) };
 }

@@ -52,7 +52,7 @@ export async function reconcilePayment(
     const read = await io.readOrder(record.orderId, signal);
     const others = await io.store.forOrder(record.orderId);
     const now = Date.now();
-    const { candidates, rivals } = matchPayments(
+    const { candidates, unowned, rivals } = matchPayments(
       record,
       read.payments,
       others,
@@ -65,7 +65,14 @@ export async function reconcilePayment(
       return { outcome: 'landed', id: p.payment_id, resource: { ...p, order_id: record.orderId } };
     }
     const settled = now >= (record.lastSentAt ?? 0) + io.settleMs;
-    if (candidates.length === 0 && settled) return { outcome: 'not_landed' };
+    if (unowned === 0 && settled) return { outcome: 'not_landed' };
+    if (candidates.length === 0 && settled) {
+      return {
+        outcome: 'unknown',
+        candidates: [],
+        facts: `no payment of ${record.amountCents} cents on order ${record.orderId} was created after the send by the service's clock, but ${unowned} such payment(s) owned by no key exist; the SDK does not send again while one could be this one`,
+      };
+    }
     if (candidates.length > 1 && rivals.length === 0) {
       return {
         outcome: 'unknown',

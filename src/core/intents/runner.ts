@@ -138,7 +138,7 @@ export class IntentRunner {
             record,
             owner,
             error,
-            `Rerun with { idempotencyKey: '${key}' } to reconcile it without a second ${call.kind}.`,
+            `Or rerun with { idempotencyKey: '${key}', reconcile: 'auto' }: the SDK reconciles it without a second ${call.kind}.`,
           );
         const verdict = await this.#reconcile(record, until, signal, error.callId);
         if (verdict.outcome === 'landed') return this.#adopt(call, record, owner, verdict, meta);
@@ -253,10 +253,7 @@ export class IntentRunner {
 
   async #fail(record: IntentRecord, owner: string, error: CallError, advice: string): Promise<never> {
     await this.#finish({ ...record, state: 'unknown' }, owner);
-    restate(
-      error,
-      `The outcome is unknown: the request was sent and may have been processed (reconcile: 'off'). ${advice}`,
-    );
+    restate(error, advice, true);
     throw error;
   }
 

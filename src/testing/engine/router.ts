@@ -114,7 +114,16 @@ export function createDispatch(
   faults: FaultQueue,
   beforeEach: () => void,
 ) {
-  return (request: Request): Promise<Response> => observed(request, dispatch);
+  return (request: Request): Promise<Response> => observed(request, dispatch).then(dated);
+  /** The service's clock in `Date`, as created_at and the other timestamps (the mock clock). */
+  function dated(response: Response): Response {
+    try {
+      response.headers.set('date', new Date(core.clock.now()).toUTCString());
+    } catch {
+      // An immutable response (Response.error()) carries no date.
+    }
+    return response;
+  }
   async function dispatch(request: Request, markFaulted: () => void): Promise<Response> {
     const requestId = newRequestId();
     const answer = () => serve(request, requestId);
