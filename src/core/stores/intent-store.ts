@@ -181,9 +181,9 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async noteRefund(sighting: RefundSighting): Promise<void> {
-    let seen = this.#refunds.get(sighting.paymentId);
-    if (!seen) this.#refunds.set(sighting.paymentId, (seen = new Map()));
+    const seen = this.#refunds.get(sighting.paymentId) ?? new Map<string, RefundSighting>();
     seen.set(sighting.refundId, { ...sighting });
+    this.#refunds.set(sighting.paymentId, seen);
   }
 
   async refundsOf(paymentId: string): Promise<RefundSighting[]> {
