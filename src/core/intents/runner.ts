@@ -196,10 +196,21 @@ export class IntentRunner {
     signal: AbortSignal | undefined,
     callId: string | undefined,
   ): Promise<Verdict> {
-    const verdict =
-      record.kind === 'payment'
-        ? await reconcilePayment(this.cfg, record, until, signal)
-        : await reconcileRefund(this.cfg, record, signal);
+    let verdict: Verdict;
+    try {
+      verdict =
+        record.kind === 'payment'
+          ? await reconcilePayment(this.cfg, record, until, signal)
+          : await reconcileRefund(this.cfg, record, signal);
+    } catch (error) {
+      // The reads failed (the service is down, the caller aborted): nothing is known, nothing resent.
+      const reason = error instanceof Error ? error.message : String(error);
+      verdict = {
+        outcome: 'unknown',
+        candidates: [],
+        facts: `the service's records could not be read (${reason})`,
+      };
+    }
     const { events } = this.cfg;
     if (events.wants('reconcile')) {
       const landed = verdict.outcome === 'landed' ? verdict.id : undefined;

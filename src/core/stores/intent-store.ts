@@ -126,9 +126,30 @@ interface Held {
 export class MemoryIntentStore implements IntentStore {
   readonly #held = new Map<string, Held>();
   readonly #refunds = new Map<string, Map<string, RefundSighting>>();
+  readonly #ttlMs: number;
+  #begun = 0;
+
+  /**
+   * @param options.ttlMs How long a finished intent (landed or not landed) is kept: the same key
+   * after that is a new payment. @default 86400000 (24 hours)
+   */
+  constructor(options: { ttlMs?: number } = {}) {
+    this.#ttlMs = options.ttlMs ?? 24 * 3_600_000;
+  }
+
+  /** Drops finished intents older than the TTL (the map is in creation order: oldest first). */
+  #prune(now: number): void {
+    for (const [key, held] of this.#held) {
+      if (held.record.createdAt > now - this.#ttlMs) break;
+      const { state, updatedAt } = held.record;
+      if ((state === 'landed' || state === 'not_landed') && updatedAt <= now - this.#ttlMs)
+        this.#held.delete(key);
+    }
+  }
 
   async begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin> {
     const now = Date.now();
+    if (++this.#begun % 256 === 0) this.#prune(now);
     const held = this.#held.get(draft.key);
     if (!held) {
       this.#held.set(draft.key, { record: { ...draft }, owner, until: now + leaseMs });
