@@ -5,12 +5,12 @@
  *   npm run bench -- --quick           small numbers, a smoke test (prints only)
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *
- * Sections: http (orders.get and orders.create), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
+ * Sections: http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
  * memory, redaction (errors with 50,000 clients in the process); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
 import { met, type Report, renderReport, writeReport } from './report.js';
 
-const SECTIONS = ['http', 'fleet', 'webhooks', 'footprint', 'memory', 'redaction'] as const;
+const SECTIONS = ['http', 'intents', 'fleet', 'webhooks', 'footprint', 'memory', 'redaction'] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -27,6 +27,13 @@ if (only.includes('http')) {
   const { benchHttp } = await import('./http.js');
   report.comparisons.push(
     ...(await benchHttp(quick ? { perRound: 500, rounds: 2 } : { perRound: 1_000, rounds: 24 })),
+  );
+}
+if (only.includes('intents')) {
+  step('exactly-once on the success path (payments.create with a key; memory and Redis intent stores)');
+  const { benchIntents } = await import('./intents.js');
+  report.comparisons.push(
+    ...(await benchIntents(quick ? { perRound: 300, rounds: 2 } : { perRound: 500, rounds: 30 })),
   );
 }
 if (only.includes('fleet')) {

@@ -58,8 +58,29 @@ const orderIds = (orderId: string) => `${PREFIX}-ids:${orderId}`;
 const UNFINISHED = `${PREFIX}-unfinished`;
 const refundsKey = (paymentId: string) => `${PREFIX}-refunds:${paymentId}`;
 
+/** SHA-1 of a script, hex, as EVALSHA names it (Web Crypto: the stores entry loads no node: module). */
+async function sha1(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Runs a script by its digest (the script text goes over the wire only when Redis lacks it). */
+function scriptRunner(send: Send, source: string) {
+  const digest = sha1(source);
+  return async (keys: string[], args: (string | number)[]): Promise<unknown> => {
+    try {
+      return await send(['EVALSHA', await digest, keys.length, ...keys, ...args]);
+    } catch (error) {
+      if (!String((error as Error)?.message ?? error).includes('NOSCRIPT')) throw error;
+      return send(['EVAL', source, keys.length, ...keys, ...args]);
+    }
+  };
+}
+
 /** The intent store over a Redis connection's `send` (see redis.ts). */
 export function redisIntentStore(send: Send): IntentStore {
+  const begin = scriptRunner(send, BEGIN);
+  const put = scriptRunner(send, PUT);
   const parse = (raw: unknown) => JSON.parse(String(raw)) as IntentRecord;
   const read = async (key: string) => {
     const raw = await send(['HGET', recordKey(key), 'rec']);
@@ -69,7 +90,7 @@ export function redisIntentStore(send: Send): IntentStore {
     async begin(draft, owner, leaseMs): Promise<IntentBegin> {
       const keys = [recordKey(draft.key), orderKeys(draft.orderId), UNFINISHED];
       const args = [JSON.stringify(draft), draft.fingerprint, owner, Math.ceil(leaseMs), draft.key, TTL_MS];
-      const [status, value] = (await send(['EVAL', BEGIN, 3, ...keys, ...args])) as [string, string];
+      const [status, value] = (await begin(keys, args)) as [string, string];
       if (status === 'busy') return { status, until: Date.now() + Number(value) };
       return { status: status as 'acquired' | 'done' | 'conflict', record: parse(value) };
     },
@@ -84,7 +105,7 @@ export function redisIntentStore(send: Send): IntentStore {
         record.key,
         TTL_MS,
       ];
-      return String(await send(['EVAL', PUT, 3, ...keys, ...args])) as 'ok' | 'lost' | 'taken';
+      return String(await put(keys, args)) as 'ok' | 'lost' | 'taken';
     },
     get: read,
     async forOrder(orderId) {

@@ -74,10 +74,19 @@ export interface APIPromise<T> extends Promise<T> {
  * const page = APIPromise.from(Promise.resolve({ items: [], total: 0, limit: 50, offset: 0 }), responseMeta());
  * APIPromise.is(page); // true
  */
+// Where an APIPromise keeps its meta, for the SDK's own layers (the intent runner) to read unredacted.
+const META = Symbol('partner-payments.meta');
+
+/** The response meta of an APIPromise made by {@link APIPromise.from} (empty for any other promise). */
+export function metaOf(promise: Promise<unknown>): ResponseMeta {
+  return (promise as { [META]?: ResponseMeta })[META] ?? responseMeta();
+}
+
 export const APIPromise = {
   /** `data` itself, given `.withResponse()` reading `meta` (no wrapper promise: the hot path). */
   from<T>(data: Promise<T>, meta: ResponseMeta): APIPromise<T> {
-    const promise = data as APIPromise<T>;
+    const promise = data as APIPromise<T> & { [META]?: ResponseMeta };
+    promise[META] = meta;
     promise.withResponse = () =>
       data.then((value) => ({
         data: value,

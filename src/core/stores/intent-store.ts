@@ -125,6 +125,8 @@ interface Held {
  */
 export class MemoryIntentStore implements IntentStore {
   readonly #held = new Map<string, Held>();
+  /** The keys of each order, and each order's result ids with the key that owns them. */
+  readonly #orders = new Map<string, { keys: Set<string>; results: Map<string, string> }>();
   readonly #refunds = new Map<string, Map<string, RefundSighting>>();
   readonly #ttlMs: number;
   #begun = 0;
@@ -153,6 +155,12 @@ export class MemoryIntentStore implements IntentStore {
     const held = this.#held.get(draft.key);
     if (!held) {
       this.#held.set(draft.key, { record: { ...draft }, owner, until: now + leaseMs });
+      const order = this.#orders.get(draft.orderId) ?? {
+        keys: new Set<string>(),
+        results: new Map<string, string>(),
+      };
+      order.keys.add(draft.key);
+      this.#orders.set(draft.orderId, order);
       return { status: 'acquired', record: { ...draft } };
     }
     if (held.record.fingerprint !== draft.fingerprint)
@@ -186,7 +194,11 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async forOrder(orderId: string): Promise<IntentRecord[]> {
-    return [...this.#held.values()].filter((h) => h.record.orderId === orderId).map((h) => ({ ...h.record }));
+    const keys = this.#orders.get(orderId)?.keys ?? [];
+    return [...keys].flatMap((key) => {
+      const held = this.#held.get(key);
+      return held ? [{ ...held.record }] : [];
+    });
   }
 
   async unfinished(olderThanMs: number): Promise<IntentRecord[]> {
