@@ -1,0 +1,46 @@
+// Verify's rate-limit item (spec 7 and 8): reads of one location in waves of 50 at once until the
+// service answers 429, at most 600; the 429 must carry rate_limit_exceeded, the error envelope and
+// Retry-After in seconds. Runs last, since it spends the client's rate budget for a moment.
+import { ERROR, shapeProblems } from './contract.js';
+import type { Ctx, Json } from './suite.js';
+
+const WAVE = 50;
+const MOST = 600;
+
+export async function burstItem(ctx: Ctx): Promise<void> {
+  const { suite, args } = ctx;
+  const title = 'a burst of reads past the rate limit → 429 rate_limit_exceeded with Retry-After (seconds)';
+  if (!args.rateLimit) return suite.skip('7, 8', title, '--no-rate-limit');
+  const locations = ctx.byScope.get('svc/locations:read');
+  const orders = ctx.byScope.get('svc/payments:read');
+  if (!locations && !orders) return suite.skip('7, 8', title, 'the client has neither read scope');
+  const read = locations
+    ? () => locations.locations.list({ limit: 1 }).then(() => undefined)
+    : () => orders!.orders.get('00000000-0000-4000-8000-000000000000').then(() => undefined);
+  const mark = suite.rec.mark();
+  const started = Date.now();
+  let sent = 0;
+  while (sent < MOST) {
+    await Promise.all(Array.from({ length: WAVE }, () => read().catch(() => undefined)));
+    sent += WAVE;
+    if (suite.rec.since(mark).some((e) => e.status === 429)) break;
+  }
+  const limited = suite.rec.since(mark).find((e) => e.status === 429);
+  if (!limited) {
+    return suite.skip(
+      '7, 8',
+      title,
+      `no 429 after ${sent} reads in ${((Date.now() - started) / 1000).toFixed(1)} s (a tier above 'high'?)`,
+    );
+  }
+  const body = limited.json as Json;
+  const problems = shapeProblems(body, ERROR).map((p) => `error envelope (7): ${p}`);
+  if (body?.error !== 'rate_limit_exceeded')
+    problems.push(`error is ${body?.error ?? 'missing'}, expected rate_limit_exceeded`);
+  const retryAfter = limited.headers['retry-after'];
+  if (retryAfter === undefined) problems.push('no Retry-After header');
+  else if (!/^\d+$/.test(retryAfter.trim()))
+    problems.push(`Retry-After is "${retryAfter}", expected whole seconds`);
+  const count = suite.rec.since(mark).findIndex((e) => e.status === 429) + 1;
+  suite.report('7, 8', title, problems, `first 429 at read ${count}, Retry-After ${retryAfter}`);
+}
