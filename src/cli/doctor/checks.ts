@@ -186,7 +186,10 @@ export function judgeSkew(
   return {
     verdict: 'ok',
     skewMs,
-    message: `${duration(Math.abs(skewMs))} apart from the service's (Date header, ±${duration(uncertainty)})`,
+    message:
+      Math.abs(skewMs) <= uncertainty
+        ? `in step with the service's (Date header, ±${duration(uncertainty)})`
+        : `${duration(skewMs)} ${side} the service's (Date header, ±${duration(uncertainty)}), within the ${duration(maxSkewMs)} allowed`,
   };
 }
 
