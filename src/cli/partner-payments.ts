@@ -8,7 +8,7 @@ function exit(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-main(process.argv.slice(2), processIo).then(exit, (error: unknown) => {
+main(process.argv.slice(2), processIo, { handleSignals: true }).then(exit, (error: unknown) => {
   process.stderr.write(`partner-payments: unexpected error: ${String(error)}\n`);
   exit(1);
 });

@@ -19,8 +19,18 @@ const set = (value: string | undefined, env = 'PAYMENTS_BASE_URL'): Setting => (
 describe('checkUrls', () => {
   const auth = (value: string | undefined) => ({ ...set(value, 'PAYMENTS_AUTH_URL'), flag: '--auth-url' });
   it.each([
-    ['https://api.example.com', 'https://auth.example.com', 'ok', /API https:\/\/api.example.com\/pos\/v1, tokens https:\/\/auth.example.com\/oauth2\/token/],
-    ['https://api.example.com/pos/v1', 'https://auth.example.com/', 'ok', /API https:\/\/api.example.com\/pos\/v1,/],
+    [
+      'https://api.example.com',
+      'https://auth.example.com',
+      'ok',
+      /API https:\/\/api.example.com\/pos\/v1, tokens https:\/\/auth.example.com\/oauth2\/token/,
+    ],
+    [
+      'https://api.example.com/pos/v1',
+      'https://auth.example.com/',
+      'ok',
+      /API https:\/\/api.example.com\/pos\/v1,/,
+    ],
     ['http://127.0.0.1:4010', 'http://localhost:4010', 'ok', /http on loopback/],
     [undefined, 'https://auth.example.com', 'fail', /no base URL: PAYMENTS_BASE_URL is not set/],
     ['http://api.example.com', 'https://auth.example.com', 'fail', /http:\/\/ on api.example.com/],
@@ -68,8 +78,12 @@ describe('judgeSkew', () => {
     expect(judgeSkew(header, at - rtt / 2, at + rtt / 2, 5000).verdict).toBe(verdict);
   });
   it('says which way and by how much', () => {
-    expect(judgeSkew(date(at + 600_000), at, at + 20, 5000).message).toMatch(/is 10 min behind the service's/);
-    expect(judgeSkew(date(at - 125_000), at, at + 20, 5000).message).toMatch(/is 2 min 5 s ahead of the service's/);
+    expect(judgeSkew(date(at + 600_000), at, at + 20, 5000).message).toMatch(
+      /is 10 min behind the service's/,
+    );
+    expect(judgeSkew(date(at - 125_000), at, at + 20, 5000).message).toMatch(
+      /is 2 min 5 s ahead of the service's/,
+    );
   });
   it('warns without a Date header', () => {
     expect(judgeSkew(undefined, at, at, 5000).verdict).toBe('warn');
@@ -78,7 +92,10 @@ describe('judgeSkew', () => {
 });
 
 describe('checkWebhookSecret (its form, never its value)', () => {
-  const secret = (value: string | undefined) => ({ ...set(value, 'PAYMENTS_WEBHOOK_SECRET'), flag: '--webhook-secret' });
+  const secret = (value: string | undefined) => ({
+    ...set(value, 'PAYMENTS_WEBHOOK_SECRET'),
+    flag: '--webhook-secret',
+  });
   it.each([
     [undefined, 'skip', /not checked/],
     ['', 'fail', /empty/],
@@ -110,7 +127,9 @@ describe('the contract shape check', () => {
       'total_cents: expected an integer (spec 1.4), got a fraction',
       'created_at: expected an ISO 8601 timestamp (spec 1.3), got a string',
     ]);
-    expect(shapeProblems({ status: 'open' }, { status: { is: 'open' }, extra: 'int' })).toEqual(['extra: missing']);
+    expect(shapeProblems({ status: 'open' }, { status: { is: 'open' }, extra: 'int' })).toEqual([
+      'extra: missing',
+    ]);
     expect(shapeProblems([], ORDER_CREATED)).toEqual(['body: expected a JSON object, got an array']);
   });
 });
@@ -128,7 +147,12 @@ describe('parseCliArgs', () => {
   it('reads the verify flags', () => {
     const args = parseCliArgs(['verify', '--read-only', '--settle-wait', '30', '--no-rate-limit'], env);
     if (args.command !== 'verify') throw new Error('not verify');
-    expect(args).toMatchObject({ readOnly: true, settleWaitMs: 30_000, rateLimit: false, webhookWaitMs: 30_000 });
+    expect(args).toMatchObject({
+      readOnly: true,
+      settleWaitMs: 30_000,
+      rateLimit: false,
+      webhookWaitMs: 30_000,
+    });
   });
   it.each([
     [['frobnicate'], /unknown command frobnicate/],
@@ -137,7 +161,9 @@ describe('parseCliArgs', () => {
     [['verify', '--location', 'not-a-uuid'], /--location must be a location id/],
     [['verify', '--webhooks', 'http://127.0.0.1/x'], /with a port/],
   ])('%j is a usage error', (argv, message) => {
-    expect(() => parseCliArgs(argv as string[], { ...env, PAYMENTS_WEBHOOK_SECRET: 'x' })).toThrow(UsageError);
+    expect(() => parseCliArgs(argv as string[], { ...env, PAYMENTS_WEBHOOK_SECRET: 'x' })).toThrow(
+      UsageError,
+    );
     expect(() => parseCliArgs(argv as string[], { ...env, PAYMENTS_WEBHOOK_SECRET: 'x' })).toThrow(message);
   });
 });
@@ -146,8 +172,11 @@ describe('output helpers', () => {
   it('scrubs registered secrets and credential patterns', () => {
     const scrubber = new Scrubber();
     scrubber.add('s3cr3t-value');
-    const text = 'secret s3cr3t-value, Bearer abc.def, eyJhbGciOi.eyJzdWIi.c2ln, hmac-sha256=00ff, ?token=abc&x=1';
-    expect(scrubber.scrub(text)).toBe('secret [REDACTED], [REDACTED], [REDACTED], [REDACTED], ?[REDACTED]&x=1');
+    const text =
+      'secret s3cr3t-value, Bearer abc.def, eyJhbGciOi.eyJzdWIi.c2ln, hmac-sha256=00ff, ?token=abc&x=1';
+    expect(scrubber.scrub(text)).toBe(
+      'secret [REDACTED], [REDACTED], [REDACTED], [REDACTED], ?[REDACTED]&x=1',
+    );
   });
   it.each([
     [850, '850 ms'],

@@ -4,7 +4,7 @@
  * 429 without Retry-After, a broken webhook signature. Each is reported as a deviation with its spec
  * section (and only it), and verify exits 1.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serveFetch } from '../../src/testing/index.js';
 import { freePort, run, serveMock, type Tamper, tamperingProxy } from './helpers.js';
 
@@ -14,6 +14,9 @@ afterEach(async () => {
 });
 
 const NIL = '00000000-0000-4000-8000-000000000000';
+
+// Whole verify runs (about 50 calls and a burst each) on a machine that may be busy.
+vi.setConfig({ testTimeout: 60_000 });
 
 /** Runs verify through a proxy that applies `tamper`; returns the deviation lines and the exit code. */
 async function verifyThrough(tamper: Tamper, extra: string[] = [], env: Record<string, string> = {}) {

@@ -4,9 +4,13 @@
  * small `verify-` orders and leaves nothing charged; --read-only sends only reads and token
  * requests; --json is one document; no secret is printed; set-up mistakes exit 2 or 3.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { freePort, run, type Served, serveMock } from './helpers.js';
+
+// Whole verify runs (about 50 calls and a burst each) on a machine that may be busy.
+vi.setConfig({ testTimeout: 60_000 });
 
 const servers: Served[] = [];
 async function mock(options?: Parameters<typeof serveMock>[0]): Promise<Served> {
@@ -125,6 +129,47 @@ describe('partner-payments verify against the shipped mock', () => {
       expect(all).not.toMatch(/token=/);
       expect(all).toContain(served.mock.credentials.clientId);
     }
+  });
+
+  it('skips the writes, saying why, for a --location without the payments feature', async () => {
+    const served = await mock();
+    const noPayments = served.mock.fixtures.partners[0]!.locations.noPayments;
+    const { code, stdout } = await run(['verify', '--location', noPayments, '--no-rate-limit'], served.env);
+    expect(code).toBe(0);
+    expect(stdout).toContain(
+      `skipped    4.1    orders, payments, refunds, hosted checkout: --location ${noPayments} is not active with the payments feature`,
+    );
+    expect(served.mock.snapshot().orders).toEqual([]);
+  });
+
+  it('on SIGINT, voids what it charged before it stops (exit 130)', async () => {
+    const served = await mock();
+    // Waiting for a settlement that never comes (nothing settles at this mock): then the signal.
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/partner-payments.ts', 'verify', '--settle-wait', '120'],
+      {
+        env: { ...process.env, ...served.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await vi.waitFor(
+      () => {
+        // The second payment is the one verify waits on to settle; the first one is voided by then.
+        const { payments } = served.mock.snapshot();
+        if (payments.length < 2 || payments[1]!.status !== 'pending') throw new Error('not waiting yet');
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('SIGINT: voiding what this run charged');
+    expect(served.mock.snapshot().payments.map((p) => p.status)).toEqual(['voided', 'voided']);
   });
 
   it('refuses a --webhooks URL off this machine or without a secret (exit 2)', async () => {

@@ -37,7 +37,7 @@ verify:
   --no-rate-limit   skip the burst that provokes a 429
 
 Exit codes: 0 passed, 1 a check failed or a deviation was found, 2 usage error, 3 verify could not
-start (no token, no answer). See docs/cli.md.
+start (no token, no answer), 130 verify interrupted (after voiding what it charged). See docs/cli.md.
 `;
 
 /** A mistake in the command line: printed with the usage, exit code 2. */

@@ -2,14 +2,12 @@
 // output, and turns every error into one line and an exit code (2 usage, 3 could not start).
 import { VERSION } from '../../index.js';
 import { runDoctor } from '../doctor/run.js';
-import { runVerify, VerifyAbort } from '../verify/run.js';
+import { type RunOptions, runVerify, VerifyAbort } from '../verify/run.js';
 import { parseCliArgs, USAGE, UsageError } from './args.js';
 import { type Io, Output, Scrubber } from './output.js';
 
-/** Test-only knobs of verify (how often it polls), never flags. */
-export interface MainOptions {
-  pollIntervalMs?: number;
-}
+/** Options that are not flags: the bin handles signals; tests poll faster. */
+export type MainOptions = RunOptions;
 
 /** Runs the bin with `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: string[], io: Io, options: MainOptions = {}): Promise<number> {

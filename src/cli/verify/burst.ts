@@ -12,8 +12,9 @@ export async function burstItem(ctx: Ctx): Promise<void> {
   const { suite, args } = ctx;
   const title = 'a burst of reads past the rate limit → 429 rate_limit_exceeded with Retry-After (seconds)';
   if (!args.rateLimit) return suite.skip('7, 8', title, '--no-rate-limit');
-  const locations = ctx.byScope.get('svc/locations:read');
-  const orders = ctx.byScope.get('svc/payments:read');
+  // No retries here: the point is to see the 429.
+  const locations = ctx.byScope.get('svc/locations:read')?.withOptions({ maxRetries: 0 });
+  const orders = ctx.byScope.get('svc/payments:read')?.withOptions({ maxRetries: 0 });
   if (!locations && !orders) return suite.skip('7, 8', title, 'the client has neither read scope');
   const read = locations
     ? () => locations.locations.list({ limit: 1 }).then(() => undefined)

@@ -1,18 +1,24 @@
 // Verify's items of spec 4.8 and 4.9: the list with its page envelope and defaults, pagination,
 // search, one location with its get-one fields, an unknown location; and the location test orders
 // are created at (the first active one with the payments feature, or --location).
+import { describeError } from '../shared/sdk.js';
 import { LOCATION, LOCATION_SUMMARY, PAGE, type Shape } from './contract.js';
 import { type Ctx, type Json, NIL } from './suite.js';
 
 const PAGE_OF_LOCATIONS: Shape = { ...PAGE, items: { items: { shape: LOCATION_SUMMARY } } };
 
-/** Runs the location items; returns the location for test orders (undefined: none found). */
-export async function locationItems(ctx: Ctx): Promise<string | undefined> {
+/** The location for test orders, or why there is none. */
+export type LocationPick = { id: string } | { id?: undefined; why: string };
+
+/** Runs the location items; returns the location for test orders. */
+export async function locationItems(ctx: Ctx): Promise<LocationPick> {
   const { suite, args } = ctx;
   const client = ctx.byScope.get('svc/locations:read');
   if (!client) {
     for (const s of ['4.8', '4.9']) suite.skip(s, 'locations', 'the client lacks svc/locations:read');
-    return args.location;
+    return args.location
+      ? { id: args.location }
+      : { why: 'the client lacks svc/locations:read: pass --location' };
   }
   const first = await suite.probe(
     '4.8',
@@ -114,22 +120,33 @@ async function pagination(ctx: Ctx, items: Json[], total: number): Promise<void>
 }
 
 /**
- * The location to read alone, and the one for test orders: --location, else the first active
- * location (of at most ten read) that has the payments feature.
+ * The location to read alone, and the one for test orders: --location (when it is active and has
+ * the payments feature), else the first active location (of at most ten read) that has it.
  */
-async function pickLocation(ctx: Ctx, items: Json[]): Promise<{ sample?: string; forOrders?: string }> {
+async function pickLocation(ctx: Ctx, items: Json[]): Promise<{ sample?: string; forOrders: LocationPick }> {
   const client = ctx.byScope.get('svc/locations:read')!;
-  if (ctx.args.location) return { sample: ctx.args.location, forOrders: ctx.args.location };
+  const chosen = ctx.args.location;
+  const fits = (l: Json) => l.active === true && Array.isArray(l.features) && l.features.includes('payments');
+  if (chosen) {
+    const location: Json = await client.locations.get(chosen).catch((error: unknown) => ({ error }));
+    if (location.error)
+      return { forOrders: { why: `--location ${chosen} cannot be read (${describeError(location.error)})` } };
+    if (!fits(location))
+      return {
+        sample: chosen,
+        forOrders: { why: `--location ${chosen} is not active with the payments feature` },
+      };
+    return { sample: chosen, forOrders: { id: chosen } };
+  }
   const sample: string | undefined = items[0]?.location_id;
   for (const item of items.filter((l) => l.active === true).slice(0, 10)) {
     try {
       const location = await client.locations.get(item.location_id);
-      if (Array.isArray(location.features) && location.features.includes('payments')) {
-        return { sample, forOrders: location.location_id };
-      }
+      if (fits(location)) return { sample, forOrders: { id: location.location_id } };
     } catch {
       // An unreadable location is judged by the 4.9 item; keep looking.
     }
   }
-  return { ...(sample ? { sample } : {}) };
+  const why = 'no active location with the payments feature among the first ten: pass --location';
+  return { ...(sample ? { sample } : {}), forOrders: { why } };
 }

@@ -20,14 +20,22 @@ export class VerifyAbort extends Error {
   override readonly name = 'VerifyAbort';
 }
 
+/** Retries of a probe (a 429 is waited out; a 5xx on a read is tried again, as the SDK does). */
+const RETRIES = 4;
+
 /** The scopes verify uses; svc/webhooks:subscribe is not asked for (verify registers nothing). */
 const USED = SCOPES.filter((s) => s !== 'svc/webhooks:subscribe');
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
-export async function runVerify(
-  args: VerifyArgs,
-  out: Output,
-  options: { pollIntervalMs?: number } = {},
-): Promise<number> {
+/** Options of a run that are not flags. */
+export interface RunOptions {
+  /** How often a payment or refund is read while waiting for it. @default 3000 */
+  pollIntervalMs?: number;
+  /** On SIGINT or SIGTERM, void what the run charged, then exit 130 (the bin; not in-process tests). */
+  handleSignals?: boolean;
+}
+
+export async function runVerify(args: VerifyArgs, out: Output, options: RunOptions = {}): Promise<number> {
   const started = Date.now();
   const conn = args.connection;
   for (const s of [conn.clientId, conn.clientSecret, conn.baseUrl]) {
@@ -78,20 +86,36 @@ export async function runVerify(
     suite,
     args,
     target,
-    main: makeClient(target, { scopes, maxRetries: 2 }),
-    byScope: new Map<string, PaymentsClient>(granted.map((m) => [m.scope, m.client])),
+    // Probes wait out a 429 (Retry-After) rather than report it: a low tier allows 5 calls a second.
+    main: makeClient(target, { scopes, maxRetries: RETRIES }),
+    byScope: new Map<string, PaymentsClient>(
+      granted.map((m) => [m.scope, m.client.withOptions({ maxRetries: RETRIES })]),
+    ),
     has: (scope) => scopes.includes(scope),
     run,
     location: undefined,
+    noLocation: '',
     orders: [],
     payments: [],
     pollIntervalMs: options.pollIntervalMs ?? 3000,
   };
   let cleanup: Awaited<ReturnType<typeof cleanUp>> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    out.error(`partner-payments verify: ${signal}: voiding what this run charged, then stopping`);
+    void cleanUp(ctx)
+      .then(({ voided, left }) => {
+        out.error(`voided ${voided} payment(s)`);
+        for (const l of left) out.error(`left as is: ${l}`);
+      })
+      .finally(() => process.exit(130));
+  };
+  if (options.handleSignals) for (const s of SIGNALS) process.once(s, onSignal);
   try {
     await authItems(ctx);
     await describedItems(ctx);
-    ctx.location = await locationItems(ctx);
+    const pick = await locationItems(ctx);
+    ctx.location = pick.id;
+    if ('why' in pick) ctx.noLocation = pick.why;
     await unknownOrderItem(ctx);
     if (args.readOnly) readOnlyItems(ctx, args);
     else {
@@ -101,6 +125,7 @@ export async function runVerify(
     }
     await burstItem(ctx);
   } finally {
+    for (const s of SIGNALS) process.off(s, onSignal);
     await receiver?.close();
   }
   return summary(ctx, out, cleanup, Date.now() - started);
@@ -133,11 +158,7 @@ async function writeItems(ctx: Ctx): Promise<Expected[]> {
       'the client lacks svc/payments:create or svc/payments:read',
     );
   } else if (!ctx.location) {
-    suite.skip(
-      '4.1',
-      'orders, payments, refunds, hosted checkout',
-      'no active location with the payments feature found: pass --location',
-    );
+    suite.skip('4.1', 'orders, payments, refunds, hosted checkout', ctx.noLocation);
   } else {
     const orderId = await orderItems(ctx);
     const voided = orderId ? await paymentItems(ctx, orderId) : undefined;

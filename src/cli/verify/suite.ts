@@ -58,6 +58,8 @@ export interface Ctx {
   /** `verify-<date>-<random>`: the prefix of every external_reference. */
   run: string;
   location: string | undefined;
+  /** Why there is no location for test orders. */
+  noLocation: string;
   /** Orders and payments created, for the report and the clean-up. */
   orders: string[];
   payments: { orderId: string; paymentId: string }[];
