@@ -142,6 +142,15 @@ describe('partner-payments doctor', () => {
     expect(check(stdout, 'credentials')).toMatch(/^FAIL +credentials +PAYMENTS_CLIENT_ID is not set/);
   });
 
+  it('warns, and passes, when the service does not publish its description (404 spec_not_available)', async () => {
+    const { env } = await mock({ specs: false });
+    const { code, stdout } = await run(['doctor'], env);
+    expect(code).toBe(0);
+    expect(check(stdout, 'API')).toMatch(/^ok .*answers \(404, /);
+    expect(check(stdout, 'version')).toMatch(/^warn .*does not publish its description/);
+    expect(check(stdout, 'clock')).toMatch(/^ok /);
+  });
+
   it('names a revoked client', async () => {
     const served = await mock();
     served.mock.revokeClient(served.mock.credentials.clientId);

@@ -107,7 +107,7 @@ describe('verify reports each planted deviation with its spec section', () => {
       return new Response(await answer.text(), { status: answer.status, headers: out });
     });
     closers.push(() => proxy.close());
-    const { code, lines } = await run(['verify', '--read-only'], {
+    const { code, lines } = await run(['verify'], {
       ...served.env,
       PAYMENTS_BASE_URL: proxy.url,
       PAYMENTS_AUTH_URL: proxy.url,

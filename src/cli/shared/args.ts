@@ -25,7 +25,8 @@ doctor:
   --max-skew        clock difference to the service that still passes, in seconds (default 5)
 
 verify:
-  --read-only       send only reads and token requests: no order, payment or anything else
+  --read-only       send only reads and token requests (no order, payment or anything else, and
+                    no rate-limit burst): for production
   --location        the location to create test orders at (default: the first active location
                     with the payments feature)
   --settle-wait     wait up to this many seconds for a test payment to settle, then refund it
