@@ -26,7 +26,7 @@ export function testOrder(ctx: Ctx, n: number, extra: Record<string, unknown> = 
   return {
     location_id: ctx.location!,
     total_cents: AMOUNT,
-    description: 'partner-payments verify: a contract check; its payment is voided',
+    description: 'partner-payments verify: a contract check (any payment of it is voided)',
     external_reference: `${ctx.run}-${n}`,
     external_source: 'partner-payments verify',
     ...extra,
