@@ -3,8 +3,11 @@
  * planted mistake (wrong secret, a scope not granted, an http URL off this machine, a skewed clock
  * through the mock clock, and more) is named with its fix and exits 1. No secret is ever printed.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { check, freePort, run, type Served, serveMock } from './helpers.js';
+
+// Several doctor runs per test, each a few token requests, on a machine that may be busy.
+vi.setConfig({ testTimeout: 60_000 });
 
 const servers: Served[] = [];
 async function mock(options?: Parameters<typeof serveMock>[0]): Promise<Served> {

@@ -5,9 +5,13 @@
  * requests; --json is one document; no secret is printed; set-up mistakes exit 2 or 3.
  */
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
 import { freePort, run, type Served, serveMock } from './helpers.js';
+
+/** The bin's entry, run with tsx as the built bin runs. */
+const BIN = fileURLToPath(new URL('../../src/cli/partner-payments.ts', import.meta.url));
 
 // Whole verify runs (about 50 calls and a burst each) on a machine that may be busy.
 vi.setConfig({ testTimeout: 60_000 });
@@ -147,14 +151,10 @@ describe('partner-payments verify against the shipped mock', () => {
   it('on SIGINT, voids what it charged before it stops (exit 130)', async () => {
     const served = await mock();
     // Waiting for a settlement that never comes (nothing settles at this mock): then the signal.
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/partner-payments.ts', 'verify', '--settle-wait', '120'],
-      {
-        env: { ...process.env, ...served.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'verify', '--settle-wait', '120'], {
+      env: { ...process.env, ...served.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c) => {
       stderr += c;
