@@ -6,11 +6,20 @@
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *
  * Sections: http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
- * memory, redaction (errors with 50,000 clients in the process); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
+ * memory, redaction (errors with 50,000 clients in the process), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
 import { met, type Report, renderReport, writeReport } from './report.js';
 
-const SECTIONS = ['http', 'intents', 'fleet', 'webhooks', 'footprint', 'memory', 'redaction'] as const;
+const SECTIONS = [
+  'http',
+  'intents',
+  'fleet',
+  'webhooks',
+  'footprint',
+  'memory',
+  'redaction',
+  'deno',
+] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -51,6 +60,13 @@ if (only.includes('webhooks')) {
   const { benchWebhooks } = await import('./webhooks.js');
   report.comparisons.push(
     ...(await benchWebhooks(quick ? { perRound: 2_000, rounds: 2 } : { perRound: 5_000, rounds: 28 })),
+  );
+}
+if (only.includes('deno')) {
+  step('payments.create on Deno, a connection of its own per charge');
+  const { benchDeno } = await import('./deno.js');
+  report.comparisons.push(
+    ...(await benchDeno(quick ? { perRound: 50, rounds: 2 } : { perRound: 50, rounds: 60 })),
   );
 }
 if (only.includes('footprint')) {
