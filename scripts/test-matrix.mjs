@@ -14,9 +14,10 @@ const LINES = ['20', '22', '24'];
 const args = process.argv.slice(2);
 const lean = args.includes('--lean');
 const majors = args.filter((a) => a !== '--lean').length ? args.filter((a) => a !== '--lean') : LINES;
-// The import graph (static, the same on every line), the chaos run and the fault soak (minutes of
+// The import graph (static, the same on every line), the chaos run, the fleets (real Redis and
+// PostgreSQL, no Node-line behaviour of their own) and the fault soak (minutes of
 // load; they run in full on the running line).
-const LEAN_SKIP = ['test/house/**', 'test/chaos/**', 'test/faults/soak.test.ts'];
+const LEAN_SKIP = ['test/house/**', 'test/chaos/**', 'test/fleets/**', 'test/faults/soak.test.ts'];
 const results = [];
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const reports = join(root, '.tmp', 'runtimes');

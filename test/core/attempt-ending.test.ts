@@ -69,7 +69,13 @@ function hangingFetch(where: Where, shape: () => unknown, failOnItsOwn = false) 
 }
 
 function payment(fetch: typeof globalThis.fetch, options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
-  const client = new PaymentsClient({ accessToken: 'tok_test', baseUrl: 'https://api.test', fetch });
+  // The call path's own classification; reconciliation on top of it is tested in test/intents.
+  const client = new PaymentsClient({
+    accessToken: 'tok_test',
+    baseUrl: 'https://api.test',
+    fetch,
+    reconcile: 'off',
+  });
   const { timeoutMs = 1_000, signal } = options;
   return client.payments.create(
     ORDER_ID,

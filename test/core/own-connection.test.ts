@@ -45,7 +45,13 @@ function fakeDeno(options: { createFails?: boolean } = {}) {
 }
 
 const client = (extra: object = {}) =>
-  new PaymentsClient({ baseUrl: 'https://api.test', accessToken: 'tok_test', maxRetries: 0, ...extra });
+  new PaymentsClient({
+    baseUrl: 'https://api.test',
+    accessToken: 'tok_test',
+    maxRetries: 0,
+    reconcile: 'off',
+    ...extra,
+  });
 const Any = z.looseObject({});
 
 describe('on Deno, with the global fetch', () => {

@@ -34,6 +34,9 @@ export function makeClient(target: Target, options: PaymentsClientOptions = {}):
     authUrl: target.authUrl,
     timeoutMs: target.timeoutMs,
     maxRetries: 0,
+    // What the service answered, not what reconciliation made of it (a payment whose answer is
+    // unreadable is a deviation to report, not a payment to adopt).
+    reconcile: 'off',
     ...(target.fetch ? { fetch: target.fetch } : {}),
     ...options,
   });
