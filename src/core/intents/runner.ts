@@ -126,6 +126,10 @@ export class IntentRunner {
       } catch (error) {
         if (!(error instanceof CallError)) throw error;
         error.idempotencyKey = key;
+        // The request left at the latest now (after any wait for a token, a rate-limit slot or a
+        // connection): the service may process it until settleMs after this, not after the stamp
+        // taken before the send.
+        record = { ...record, lastSentAt: Date.now() };
         if (!error.outcomeUnknown) {
           // The service refused it (or it provably never went out): nothing of this key landed.
           await this.#finish({ ...record, state: 'not_landed' }, owner);
