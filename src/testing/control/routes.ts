@@ -37,7 +37,7 @@ export interface ControlRoute {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'processor' | 'clock' | 'faults' | 'webhooks' | 'state' | 'meta';
+  tag: 'access' | 'processor' | 'clock' | 'faults' | 'webhooks' | 'state' | 'meta';
   /** The JSON body it takes; without one, any body is ignored. */
   body?: z.ZodType;
   /** Whether the body may be left out (every field optional). */

@@ -7,7 +7,7 @@ import { deliveryView } from '../control/views.js';
 import { escapeHtml } from '../domain/hosted-page.js';
 import { deriveOrderStatus } from '../domain/order-status.js';
 import type { MockState, PaymentRecord, RefundRecord } from '../domain/state.js';
-import { html } from '../engine/respond.js';
+import { html, type Reply } from '../engine/respond.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './assets.js';
 
 /** At most this many rows per table, newest first. */
@@ -137,7 +137,7 @@ const ADVANCE = [
  * `GET /_mock/`: the whole page; `GET /_mock/?part=live` only the part the script refreshes. Every
  * value is escaped; no token, hosted checkout link or signing secret is ever on it.
  */
-export function renderDashboard(deps: ControlDeps, url: URL, requestId: string): Response {
+export function renderDashboard(deps: ControlDeps, url: URL, requestId: string): Reply {
   const nonce = randomBytes(16).toString('base64');
   const headers = {
     'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,

@@ -1,10 +1,10 @@
 // The mock's location routes (spec 4.8, 4.9): list with paging and fuzzy search, and get one.
 import { LocationListParams } from '../../schemas/locations.js';
 import { fuzzySearch } from '../domain/search.js';
+import { issuesToError } from '../engine/issues.js';
 import { findLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
 import { json } from '../engine/respond.js';
-import { issuesToError } from '../engine/router.js';
 import { locationSummary, locationView } from '../engine/views.js';
 import type { Handlers } from './handlers.js';
 
@@ -22,8 +22,9 @@ function queryParams(url: URL): Record<string, unknown> {
 export function locationRoutes(core: MockCore): Pick<Handlers, 'listLocations' | 'getLocation'> {
   return {
     listLocations(ctx) {
-      const parsed = LocationListParams.safeParse(queryParams(ctx.url));
-      if (!parsed.success) throw issuesToError(parsed.error.issues);
+      const query = queryParams(ctx.url);
+      const parsed = LocationListParams.safeParse(query);
+      if (!parsed.success) throw issuesToError(parsed.error.issues, query);
       const { limit = 50, offset = 0, search } = parsed.data;
       const own = core.state.locationsOf(ctx.caller.partnerId);
       const all = search ? fuzzySearch(own, search, (l) => l.name) : own;

@@ -4,7 +4,7 @@ import { uuid } from '../../schemas/common.js';
 import { createOrder as createOrderRecord } from '../domain/orders.js';
 import { findOrder, fingerprint } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
-import { fail, json, MockApiError } from '../engine/respond.js';
+import { type Answer, fail, json, MockApiError } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
 import { orderView } from '../engine/views.js';
 import type { BodyOf, Handlers } from './handlers.js';
@@ -23,8 +23,8 @@ export function orderRoutes(core: MockCore): Pick<Handlers, 'createOrder' | 'get
   };
 }
 
-async function createOrder(core: MockCore, ctx: RouteContext<BodyOf<'createOrder'>>): Promise<Response> {
-  const key = ctx.request.headers.get('idempotency-key');
+async function createOrder(core: MockCore, ctx: RouteContext<BodyOf<'createOrder'>>): Promise<Answer> {
+  const key = ctx.headers.get('idempotency-key');
   let storeKey: string | null = null;
   let print = '';
   if (key !== null) {
@@ -63,7 +63,10 @@ async function createOrder(core: MockCore, ctx: RouteContext<BodyOf<'createOrder
     body.hosted_checkout_url = `${ctx.origin}/pos/v1/public/hosted-checkout?token=${token}`;
     body.expires_at = new Date(core.clock.now() + CHECKOUT_TTL_MS).toISOString();
   }
-  if (storeKey) core.state.idempotency.set(storeKey, { fingerprint: print, atMs: core.clock.now(), body });
+  if (storeKey) {
+    const entry = { fingerprint: print, atMs: core.clock.now(), body, orderId: order.order_id };
+    core.state.rememberOrderKey(storeKey, entry);
+  }
   return json(201, body, ctx.requestId);
 }
 
