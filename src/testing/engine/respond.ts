@@ -91,13 +91,21 @@ export function json(
   status: number,
   body: unknown,
   requestId: string,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): Reply {
-  return new Reply(status, JSON.stringify(body), {
-    'content-type': 'application/json',
-    'x-request-id': requestId,
-    ...headers,
-  });
+  return jsonText(status, JSON.stringify(body), requestId, headers);
+}
+
+/** A JSON answer whose body is already serialized (a cached view). */
+export function jsonText(
+  status: number,
+  text: string,
+  requestId: string,
+  headers?: Record<string, string>,
+): Reply {
+  const all: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
+  if (headers) Object.assign(all, headers);
+  return new Reply(status, text, all);
 }
 
 export function errorResponse(error: MockApiError, requestId: string): Reply {

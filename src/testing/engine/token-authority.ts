@@ -28,6 +28,9 @@ interface Verified {
   nbf: number | undefined;
   /** The pool, partner, subject and scopes, read once (null when the claims name no known pool). */
   identity: Omit<Caller, 'tier' | 'clientId'> | null;
+  /** The last Caller built from it, reused while its client record and tier stay the same. */
+  caller?: Caller;
+  client?: ClientRecord;
 }
 
 /** How many verified tokens a mock remembers; past it the memory starts again (bounded memory). */
@@ -150,7 +153,8 @@ export function authenticate(
   if (!token) {
     throw new MockApiError(401, 'invalid_token', 'The Authorization header is not "Bearer <token>"');
   }
-  const { identity } = authority.check(token, nowMs);
+  const verified = authority.check(token, nowMs);
+  const { identity } = verified;
   if (!identity) {
     throw new MockApiError(401, 'invalid_token', 'The access token is not from a known token pool');
   }
@@ -162,15 +166,20 @@ export function authenticate(
       'A POS user token is not accepted here; use a machine token',
     );
   }
-  let tier: ClientRecord['tier'] = 'standard';
+  let client: ClientRecord | undefined;
   if (pool === 'm2m') {
-    const client = state.clients.get(subject);
+    client = state.clients.get(subject);
     if (!client) throw new MockApiError(401, 'invalid_token', 'The access token names an unknown client');
     if (client.revoked) throw new MockApiError(401, 'client_revoked', 'This machine client has been revoked');
-    tier = client.tier;
   }
   if (!scopes.includes(requirement.scope)) {
     throw new MockApiError(403, 'insufficient_scope', `This call needs the scope ${requirement.scope}`);
   }
-  return { pool, partnerId, clientId: pool === 'm2m' ? subject : null, subject, scopes, tier };
+  const tier = client?.tier ?? 'standard';
+  const cached = verified.caller;
+  if (cached && verified.client === client && cached.tier === tier) return cached;
+  const caller: Caller = { pool, partnerId, clientId: client ? subject : null, subject, scopes, tier };
+  verified.caller = caller;
+  verified.client = client;
+  return caller;
 }

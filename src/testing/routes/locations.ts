@@ -1,10 +1,11 @@
 // The mock's location routes (spec 4.8, 4.9): list with paging and fuzzy search, and get one.
 import { LocationListParams } from '../../schemas/locations.js';
 import { fuzzySearch } from '../domain/search.js';
+import type { LocationRecord } from '../domain/state.js';
 import { issuesToError } from '../engine/issues.js';
 import { findLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
-import { json } from '../engine/respond.js';
+import { json, jsonText } from '../engine/respond.js';
 import { locationSummary, locationView } from '../engine/views.js';
 import type { Handlers } from './handlers.js';
 
@@ -20,6 +21,7 @@ function queryParams(url: URL): Record<string, unknown> {
 
 /** 4.8 list locations and 4.9 get location. */
 export function locationRoutes(core: MockCore): Pick<Handlers, 'listLocations' | 'getLocation'> {
+  const views = new WeakMap<LocationRecord, string>();
   return {
     listLocations(ctx) {
       const query = queryParams(ctx.url);
@@ -33,7 +35,13 @@ export function locationRoutes(core: MockCore): Pick<Handlers, 'listLocations' |
     },
     getLocation(ctx) {
       const location = findLocation(core.state, ctx.caller, ctx.params.location_id);
-      return json(200, locationView(location), ctx.requestId);
+      // Locations do not change once seeded: each one's answer is serialized once.
+      let text = views.get(location);
+      if (text === undefined) {
+        text = JSON.stringify(locationView(location));
+        views.set(location, text);
+      }
+      return jsonText(200, text, ctx.requestId);
     },
   };
 }

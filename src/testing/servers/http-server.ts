@@ -122,10 +122,11 @@ async function listenLoopback(
 /** Writes a Reply in one go (head and body in one write), or streams a fetch `Response`. */
 function writeAnswer(answer: Answer, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
   if (!(answer instanceof Reply)) return writeResponse(answer, req, res);
-  const headers: Record<string, string> = { ...answer.headers };
-  if (answer.body !== null) headers['content-length'] = String(Buffer.byteLength(answer.body));
+  // A Reply is written once: its own headers object takes the length.
+  const { headers, body } = answer;
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(answer.status, headers);
-  res.end(answer.body ?? undefined);
+  res.end(body ?? undefined);
 }
 
 /** Turns a Node request and its body into a fetch `Request` with the URL the caller used. */
