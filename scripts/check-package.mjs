@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
 import { packAndInstall, run } from './pack.mjs';
 
@@ -175,6 +176,7 @@ try {
     process.stdout.write(run(process.execPath, [file], scratch));
   await checkBin(join(scratch, 'node_modules', '.bin', 'partner-payments-mock'));
   await checkMockProduct(scratch);
+  await checkPythonAcceptance(scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
