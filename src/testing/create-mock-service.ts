@@ -76,6 +76,11 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       }
       if (opts.autoProcess) scheduleAutoProcess(opts.autoProcess, processor, clock, state, kind, id);
     },
+    onLeftPending: (paymentId) => {
+      // A payment that left pending never expires: its timer goes now, not in 15 minutes.
+      expiries.get(paymentId)?.();
+      expiries.delete(paymentId);
+    },
     maintenance: false,
   };
   const processor = createProcessor(core);

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { createClock } from '../../src/testing/clock.js';
+import { MockState } from '../../src/testing/domain/state.js';
 import { createMockService } from '../../src/testing/index.js';
+import { EVENT_LOG_SIZE, WebhookDeliverer } from '../../src/testing/webhooks/deliverer.js';
 import { newPayment, paymentPath, useMock } from './helpers.js';
 
 // maxOrders: the mock keeps at most this many orders; the oldest goes first, with its payments,
-// refunds, events, webhook deliveries and Idempotency-Key entry.
+// refunds, webhook deliveries and Idempotency-Key entry. The event log keeps the latest 10,000.
 
 const h = useMock({ maxOrders: 3 });
 
 describe('maxOrders (bounded memory)', () => {
-  it('forgets the oldest order with its payments, refunds, events and deliveries', async () => {
+  it('forgets the oldest order with its payments, refunds, deliveries and Idempotency-Key', async () => {
     h.mock.webhooks.register({ partnerId: h.a().partnerId, url: 'http://127.0.0.1:9/unreachable' });
     const first = await newPayment(h, 1_000, 1_000);
     h.mock.processor.approve(first.paymentId);
@@ -31,8 +34,9 @@ describe('maxOrders (bounded memory)', () => {
     expect(snap.orders.map((o) => o.order_id)).toEqual([kept[0]!.orderId, kept[1]!.orderId, last.orderId]);
     expect(snap.payments.map((p) => p.payment_id)).not.toContain(first.paymentId);
     expect(snap.refunds).toEqual([]);
-    expect(h.mock.webhooks.events()).toEqual([]);
     expect(h.mock.webhooks.deliveries()).toEqual([]);
+    // The event log is bounded on its own (the latest 10,000 events): the old events stay listed.
+    expect(h.mock.webhooks.events().map((e) => e.event_id)).toEqual(eventIds);
     expect((await h.call('GET', `/pos/v1/orders/${first.orderId}`)).body.error).toBe('order_not_found');
     expect((await h.call('GET', `/pos/v1/orders/${keyed.body.order_id}`)).body.error).toBe('order_not_found');
     // The key went with its order: it makes a new order now, not a replay of a forgotten one.
@@ -53,5 +57,20 @@ describe('maxOrders (bounded memory)', () => {
     expect(expired).toHaveLength(3);
     expect(expired.map((e) => e.resource.payment_id)).not.toContain(first.paymentId);
     expect(() => createMockService({ maxOrders: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('the event log', () => {
+  it('keeps the latest 10,000 events, oldest first', () => {
+    const clock = createClock();
+    const deliverer = new WebhookDeliverer(clock, new MockState(), 1_000);
+    const emit = (n: number) =>
+      deliverer.emit({ kind: 'payment.approved', partnerId: 'p', resource: { payment_id: `pay_${n}` } });
+    for (let n = 0; n < EVENT_LOG_SIZE + 5; n++) emit(n);
+    const events = deliverer.emitted();
+    expect(EVENT_LOG_SIZE).toBe(10_000);
+    expect(events).toHaveLength(10_000);
+    expect(events[0]!.resource.payment_id).toBe('pay_5');
+    expect(events.at(-1)!.resource.payment_id).toBe('pay_10004');
   });
 });

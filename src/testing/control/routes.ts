@@ -82,13 +82,13 @@ const PAYMENT_CALLS: Record<PaymentAction, (p: MockProcessor, id: string) => voi
 
 /** Runs a transition; a transition the state does not allow is a 409 that changed nothing. */
 function transition(deps: ControlDeps, run: () => void): { event_id: string; event_kind: string }[] {
-  const before = deps.mock.webhooks.events().length;
+  const last = deps.mock.webhooks.events().at(-1)?.event_id;
   // A MockControlError that refuses the transition is answered with its status (serve.ts).
   run();
-  return deps.mock.webhooks
-    .events()
-    .slice(before)
-    .map((e: EventEnvelope) => ({ event_id: e.event_id, event_kind: e.event_kind }));
+  const events = deps.mock.webhooks.events();
+  // The log keeps the latest events only: what follows the last one seen before is new.
+  const from = last === undefined ? 0 : events.findIndex((e) => e.event_id === last) + 1;
+  return events.slice(from).map((e: EventEnvelope) => ({ event_id: e.event_id, event_kind: e.event_kind }));
 }
 
 function paymentOf(deps: ControlDeps, id: string) {

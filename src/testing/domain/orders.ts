@@ -43,7 +43,7 @@ export function createOrder(
     paymentIds: [],
     checkoutUsed: false,
   };
-  core.state.orders.set(order.order_id, order);
+  core.state.addOrder(order);
   core.onCreated('order', order.order_id);
   return order;
 }

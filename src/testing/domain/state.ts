@@ -105,6 +105,19 @@ export interface LaunchTokenRecord {
   used: boolean;
 }
 
+/**
+ * What an Idempotency-Key remembers: a digest of the body it came with, when, and the order it
+ * made. The answer is rebuilt from the order on a replay; only an answer with a hosted checkout
+ * URL (a signed token that cannot be made again alike) is kept as it was.
+ */
+export interface IdempotencyEntry {
+  fingerprint: string;
+  atMs: number;
+  orderId: string;
+  /** The first answer, kept only when it carries `hosted_checkout_url`. */
+  body?: Record<string, unknown>;
+}
+
 /** Everything the mock service holds. One instance per mock; `reset()` clears it in place. */
 export class MockState {
   readonly clients = new Map<string, ClientRecord>();
@@ -119,15 +132,18 @@ export class MockState {
   readonly posUsers = new Map<string, { userId: string; roleSlug: string }>();
   /** Every partner with its parent partner (null for a partner at the top of its tree). */
   readonly partners = new Map<string, string | null>();
-  /** Order-creation responses by subject and Idempotency-Key. */
-  readonly idempotency = new Map<
-    string,
-    { fingerprint: string; atMs: number; body: unknown; orderId: string }
-  >();
+  /** Order-creation answers by subject and Idempotency-Key (forgotten with their order). */
+  readonly idempotency = new Map<string, IdempotencyEntry>();
   /** Refund ids of each payment, oldest first. */
   private readonly refundIds = new Map<string, string[]>();
   /** The Idempotency-Key entry that created each order. */
   private readonly orderKeys = new Map<string, string>();
+  /**
+   * Order ids oldest first, for eviction: a queue read from `head` (a Map read from its first key
+   * would step over every deleted entry each time).
+   */
+  private orderQueue: string[] = [];
+  private head = 0;
 
   /** Forgets everything (reset): the same maps, emptied. */
   clear(): void {
@@ -147,6 +163,14 @@ export class MockState {
     ] as Map<unknown, unknown>[]) {
       map.clear();
     }
+    this.orderQueue = [];
+    this.head = 0;
+  }
+
+  /** Stores a new order (the newest: the last to be evicted). */
+  addOrder(order: OrderRecord): void {
+    this.orders.set(order.order_id, order);
+    this.orderQueue.push(order.order_id);
   }
 
   /** Adds a partner, under `parentPartnerId` when given. */
@@ -190,10 +214,7 @@ export class MockState {
   }
 
   /** Remembers an order-creation answer under its Idempotency-Key (forgotten with the order). */
-  rememberOrderKey(
-    storeKey: string,
-    entry: { fingerprint: string; atMs: number; body: unknown; orderId: string },
-  ) {
+  rememberOrderKey(storeKey: string, entry: IdempotencyEntry): void {
     this.idempotency.set(storeKey, entry);
     this.orderKeys.set(entry.orderId, storeKey);
   }
@@ -203,9 +224,16 @@ export class MockState {
    * its payment ids) so the caller can forget what it keeps about them, or undefined when none.
    */
   evictOldestOrder(): OrderRecord | undefined {
-    const first = this.orders.values().next();
-    if (first.done) return undefined;
-    const order = first.value;
+    let order: OrderRecord | undefined;
+    while (!order && this.head < this.orderQueue.length) {
+      order = this.orders.get(this.orderQueue[this.head++]!);
+    }
+    // The queue drops what it has read once that is half of it (amortized O(1) per order).
+    if (this.head > 1024 && this.head * 2 > this.orderQueue.length) {
+      this.orderQueue = this.orderQueue.slice(this.head);
+      this.head = 0;
+    }
+    if (!order) return undefined;
     this.orders.delete(order.order_id);
     for (const paymentId of order.paymentIds) {
       this.payments.delete(paymentId);

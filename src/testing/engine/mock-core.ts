@@ -29,5 +29,7 @@ export interface MockCore {
    * a payment's expiry and demo mode's outcomes are scheduled.
    */
   onCreated(kind: 'order' | 'payment' | 'refund', id: string): void;
+  /** Called when a payment left `pending`: its expiry is no longer needed. */
+  onLeftPending(paymentId: string): void;
   maintenance: boolean;
 }

@@ -1,6 +1,6 @@
 // The mock's webhook deliveries (spec 6): WebhookDeliverer signs and posts events to the loopback
 // endpoints of the partner and its ancestors on the retry schedule of the mock clock, with dead
-// letters, replay, and forgetting an evicted order's events and deliveries.
+// letters, replay, the log of the latest events, and forgetting an evicted order's deliveries.
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { isLoopbackHost } from '../../schemas/common.js';
@@ -18,6 +18,9 @@ import { MockControlError } from '../engine/respond.js';
  * mock.clock.advance(RETRY_SCHEDULE_MS[1]); // the second attempt starts
  */
 export const RETRY_SCHEDULE_MS = [0, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000] as const;
+
+/** How many of the latest events the mock's event log keeps (`mock.webhooks.events()`). */
+export const EVENT_LOG_SIZE = 10_000;
 
 /**
  * The event envelope of spec 6.3.
@@ -95,10 +98,12 @@ function view(d: DeliveryRecord): Delivery {
 export class WebhookDeliverer {
   /** Oldest first (a Map keeps insertion order), so listing and forgetting are both cheap. */
   private readonly deliveries = new Map<string, DeliveryRecord>();
-  private readonly events = new Map<string, EventEnvelope>();
+  /** The latest events, a ring of {@link EVENT_LOG_SIZE}: `events[start]` is the oldest once full. */
+  private events: EventEnvelope[] = [];
+  private start = 0;
   /** Deliveries with an attempt to come: the only ones `runDue()` looks at. */
   private readonly pending = new Set<DeliveryRecord>();
-  /** The event and delivery ids of each order, to forget them with the order. */
+  /** The delivery ids of each order, to forget them with the order. */
   private readonly byOrder = new Map<string, string[]>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly busy = new Set<string>();
@@ -122,13 +127,12 @@ export class WebhookDeliverer {
     this.track(orderId, d.delivery_id);
   }
 
-  /** Forgets the events and deliveries of an order the mock no longer holds (`--max-orders`). */
+  /** Forgets the deliveries of an order the mock no longer holds (`--max-orders`). */
   forgetOrder(orderId: string): void {
     const ids = this.byOrder.get(orderId);
     if (!ids) return;
     this.byOrder.delete(orderId);
     for (const id of ids) {
-      this.events.delete(id);
       const d = this.deliveries.get(id);
       if (!d) continue;
       this.deliveries.delete(id);
@@ -146,8 +150,11 @@ export class WebhookDeliverer {
       resource: event.resource,
     };
     const orderId = event.resource.order_id;
-    this.events.set(envelope.event_id, envelope);
-    this.track(orderId, envelope.event_id);
+    if (this.events.length < EVENT_LOG_SIZE) this.events.push(envelope);
+    else {
+      this.events[this.start] = envelope;
+      this.start = (this.start + 1) % EVENT_LOG_SIZE;
+    }
     if (this.state.webhookEndpoints.size === 0) return envelope;
     const body = JSON.stringify(envelope);
     for (const endpoint of this.state.webhookEndpoints.values()) {
@@ -160,9 +167,9 @@ export class WebhookDeliverer {
     return envelope;
   }
 
-  /** Every event emitted since the last reset, delivered or not. */
+  /** The latest {@link EVENT_LOG_SIZE} events emitted since the last reset, delivered or not, oldest first. */
   emitted(): EventEnvelope[] {
-    return [...this.events.values()];
+    return [...this.events.slice(this.start), ...this.events.slice(0, this.start)];
   }
 
   list(): Delivery[] {
@@ -224,7 +231,8 @@ export class WebhookDeliverer {
 
   reset(): void {
     this.deliveries.clear();
-    this.events.clear();
+    this.events = [];
+    this.start = 0;
     this.pending.clear();
     this.byOrder.clear();
   }
