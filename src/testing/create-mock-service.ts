@@ -166,6 +166,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         mock,
         state: () => core.state,
         pinnedEndpoints: () => pinnedEndpoints(mock),
+        maintenance: () => core.maintenance,
       });
       const server = await serveEngine(
         (incoming) => (isControlPath(pathOf(incoming.url)) ? control(incoming) : dispatch(incoming)),

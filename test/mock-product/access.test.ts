@@ -153,6 +153,11 @@ describe('POST /_mock/v1/maintenance', () => {
     const minting = await mintToken(h.server.authUrl, h.mock.credentials);
     expect(minting.status).toBe(503);
     expect((await control(h, 'GET', '/clock')).status).toBe(200);
+    // The dashboard shows it, with the button that ends it, and links the fixtures.
+    const page = (await fetch(`${h.server.baseUrl}/_mock/`).then((r) => r.text())) as string;
+    expect(page).toContain('maintenance: every API request answers 503');
+    expect(page).toContain(`data-body='{"on":false}'`);
+    expect(page).toContain('href="/_mock/v1/fixtures"');
     expect((await control(h, 'POST', '/maintenance', { on: false })).body).toEqual({ maintenance: false });
     expect((await raw(`/pos/v1/locations/${h.a().location}`, { token })).status).toBe(200);
     expect((await control(h, 'POST', '/maintenance', { on: 'yes' })).status).toBe(400);

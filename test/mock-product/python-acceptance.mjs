@@ -39,7 +39,10 @@ export async function checkPythonAcceptance(scratch) {
       child.once('exit', (code) => reject(new Error(`the bin exited with ${code}:\n${out}`)));
     });
     const script = join(import.meta.dirname, 'acceptance.py');
-    const result = execFileSync('python3', [script, base], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const result = execFileSync('python3', [script, base], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     console.log(`${result.trim()} [${version}]`);
   } catch (error) {
     throw new Error(`python acceptance failed: ${error.stderr || error.message}`);

@@ -17,6 +17,8 @@ export interface ControlDeps {
   state(): MockState;
   /** Webhook endpoints that survive a reset (the bin's `--forward-to` endpoint). */
   pinnedEndpoints?(): readonly string[];
+  /** Whether maintenance mode is on (the dashboard shows it). */
+  maintenance?(): boolean;
 }
 
 export interface ControlContext {

@@ -118,8 +118,16 @@ export function liveFragment(deps: ControlDeps): string {
   const payments = newest(state.payments.values()).map((p) => paymentRow(state, p, nowMs));
   const refunds = newest(state.refunds.values()).map((r) => refundRow(state, r, nowMs));
   const dead = deps.mock.webhooks.deadLetters().length;
+  const maintenance = deps.maintenance?.() ?? false;
+  const toggle = button(
+    maintenance ? 'end maintenance' : 'start maintenance',
+    '/_mock/v1/maintenance',
+    true,
+    ` data-body='{"on":${!maintenance}}'`,
+  );
   return `<p class="clock">Mock clock: <strong id="clock-now" data-now-ms="${nowMs}">${e(new Date(nowMs).toISOString())}</strong>
-${dead > 0 ? `<span class="badge s-dead_letter">${dead} dead letter${dead === 1 ? '' : 's'}</span>` : ''}</p>
+${dead > 0 ? `<span class="badge s-dead_letter">${dead} dead letter${dead === 1 ? '' : 's'}</span>` : ''}
+${maintenance ? '<span class="badge s-failed" id="maintenance">maintenance: every API request answers 503</span>' : ''} ${toggle}</p>
 ${table('Orders', 'orders', ['Order', 'Total', 'Status', 'Payments', 'Created'], orders, 'No orders yet: create one through the API.')}
 ${table('Payments', 'payments', ['Payment', 'Order', 'Amount', 'Status', 'Updated', 'Processor outcome'], payments, 'No payments yet.')}
 ${table('Refunds', 'refunds', ['Refund', 'Payment', 'Amount', 'Status', 'Created', 'Processor outcome'], refunds, 'No refunds yet.')}
@@ -153,7 +161,7 @@ export function renderDashboard(deps: ControlDeps, url: URL, requestId: string):
 <body><header><h1>Partner Payments mock</h1>
 <div class="controls" role="group" aria-label="Clock and state">${advance}
 ${button('reset', '/_mock/v1/reset', true, ' data-confirm="Forget every order, payment, refund and delivery?" class="danger"')}
-<a href="/_mock/v1/openapi.json">control API</a></div></header>
+<a href="/_mock/v1/openapi.json">control API</a> <a href="/_mock/v1/fixtures">fixtures</a></div></header>
 <p id="toast" role="status" aria-live="polite"></p>
 <main id="live">${liveFragment(deps)}</main>
 <script nonce="${nonce}">${DASHBOARD_SCRIPT}</script></body></html>`;
