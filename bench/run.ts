@@ -6,7 +6,8 @@
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *
  * Sections: http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
- * memory, redaction (errors with 50,000 clients in the process), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
+ * memory, redaction (errors with 50,000 clients in the process), mock (the mock bin against Prism under
+ * load), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
 import { met, type Report, renderReport, writeReport } from './report.js';
 
@@ -19,6 +20,7 @@ const SECTIONS = [
   'memory',
   'redaction',
   'deno',
+  'mock',
 ] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -88,6 +90,12 @@ if (only.includes('redaction')) {
   report.redaction = await benchRedaction(quick ? 5_000 : 50_000, 1_000);
 }
 
+if (only.includes('mock')) {
+  step('the mock bin against Prism (location read, order creation, concurrency 32)');
+  const { benchMock } = await import('./mock.js');
+  report.mock = await benchMock(quick ? { perRound: 500, rounds: 2 } : { perRound: 3_000, rounds: 8 });
+}
+
 const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 const markdown = renderReport(report, command);
 console.log(markdown);
@@ -95,3 +103,9 @@ if (!quick && !onlyArg) console.error(`[bench] wrote ${writeReport(markdown)}`);
 const missed = report.comparisons.filter((c) => !met(c));
 if (missed.length)
   console.error(`[bench] goals missed: ${missed.map((c) => `${c.figure} vs ${c.baselineName}`).join('; ')}`);
+if (report.mock) {
+  const { mockRowMet } = await import('./mock-report.js');
+  const mockMissed = report.mock.rows.filter((r) => !mockRowMet(r).rate || !mockRowMet(r).ratio);
+  if (mockMissed.length)
+    console.error(`[bench] mock goals missed: ${mockMissed.map((r) => r.figure).join('; ')}`);
+}

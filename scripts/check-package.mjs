@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mjs';
 import { checkCli } from './check-cli.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
 import { packAndInstall, run } from './pack.mjs';
@@ -180,6 +181,7 @@ try {
   await checkBin(join(scratch, 'node_modules', '.bin', 'partner-payments-mock'));
   await checkMockProduct(scratch);
   await checkCli(scratch);
+  await checkPythonAcceptance(scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
