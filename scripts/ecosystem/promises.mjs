@@ -109,7 +109,9 @@ async function paymentAnswerLost(client, { arm, newOrder, orderPath, check }) {
   const orderId = await newOrder(2_500);
   await arm({ method: 'POST', path: `${orderPath(orderId)}/payments`, phase: 'after', network: true });
   await client.orders.get(orderId);
-  const error = await client.payments.create(orderId, { method: 'card', amount_cents: 1_000 }).then(
+  // reconcile: 'off': what the transport reports, before exactly-once reads the order.
+  const params = { method: 'card', amount_cents: 1_000 };
+  const error = await client.payments.create(orderId, params, { reconcile: 'off' }).then(
     (payment) => new Error(`the payment call succeeded (${payment.payment_id}): the POST was sent again`),
     (e) => e,
   );
@@ -124,5 +126,14 @@ async function paymentAnswerLost(client, { arm, newOrder, orderPath, check }) {
       error instanceof CallError &&
       error.outcomeUnknown === true,
     `... and the SDK says ${error?.name}, outcomeUnknown: ${error?.outcomeUnknown}`,
+  );
+  // The same key again, with reconciliation (the default): the one payment is adopted, none is added.
+  const adopted = await client.payments
+    .create(orderId, params, { idempotencyKey: error?.idempotencyKey })
+    .catch((e) => e);
+  const after = (await client.orders.get(orderId)).payments;
+  check(
+    adopted?.payment_id === payments[0]?.payment_id && after.length === 1,
+    `... rerun with its key: ${adopted?.payment_id ?? adopted?.name} adopted, ${after.length} payment(s)`,
   );
 }
