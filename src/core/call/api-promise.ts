@@ -66,14 +66,6 @@ export interface APIPromise<T> extends Promise<T> {
   withResponse(): Promise<APIResponse<T>>;
 }
 
-/**
- * Makes and recognises {@link APIPromise}s. Resources return what the client gives them; these
- * helpers are for the client itself and for test doubles.
- *
- * @example
- * const page = APIPromise.from(Promise.resolve({ items: [], total: 0, limit: 50, offset: 0 }), responseMeta());
- * APIPromise.is(page); // true
- */
 // Where an APIPromise keeps its meta, for the SDK's own layers (the intent runner) to read unredacted.
 const META = Symbol('partner-payments.meta');
 
@@ -82,6 +74,14 @@ export function metaOf(promise: Promise<unknown>): ResponseMeta {
   return (promise as { [META]?: ResponseMeta })[META] ?? responseMeta();
 }
 
+/**
+ * Makes and recognises {@link APIPromise}s. Resources return what the client gives them; these
+ * helpers are for the client itself and for test doubles.
+ *
+ * @example
+ * const page = APIPromise.from(Promise.resolve({ items: [], total: 0, limit: 50, offset: 0 }), responseMeta());
+ * APIPromise.is(page); // true
+ */
 export const APIPromise = {
   /** `data` itself, given `.withResponse()` reading `meta` (no wrapper promise: the hot path). */
   from<T>(data: Promise<T>, meta: ResponseMeta): APIPromise<T> {
