@@ -119,11 +119,10 @@ suite('the chaos harness itself', () => {
         settleMs: 100,
         plantWrongAdoption: true,
       });
-      expect(run.broken.some((line) => /^key key-.+: 2 payments of \d+ cents on order /.test(line))).toBe(
-        true,
-      );
-      expect(run.broken.some((line) => /: 2 payments created$/.test(line))).toBe(true);
-      expect(run.server.keyed.maxPaymentsPerKey).toBe(2);
+      const twice = /^key key-.+: [2-9] payments of \d+ cents on order /;
+      expect(run.broken.some((line) => twice.test(line))).toBe(true);
+      expect(run.broken.some((line) => /: [2-9] payments created$/.test(line))).toBe(true);
+      expect(run.server.keyed.maxPaymentsPerKey).toBeGreaterThanOrEqual(2);
       expect(
         run.broken.some((line) =>
           /payments\.create: returned payment .+, adopted, which no call \(the order’s decoy\) created$/.test(

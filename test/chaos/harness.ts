@@ -6,7 +6,9 @@
  *
  * Every call is a function of (seed, index) and is forgotten once it ended: the harness keeps
  * counters, the longest durations and the first few breaches, never a record per call. What the
- * clients say goes to a file, scanned for secrets after the heap was measured.
+ * clients say goes to a file, scanned for secrets after the heap was measured. Payments and refunds
+ * go under idempotency keys: intents.ts counts how they ended, the service side checks what they
+ * returned against the mock's records (keyed.ts).
  */
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
@@ -39,7 +41,7 @@ export interface ChaosOptions {
   marginMs?: number;
   /** Heap samples (after GC) taken during the measured calls, for the slope. @default 0 */
   samples?: number;
-  /** The self-test's defect (see {@link ServerOptions.duplicateOrders}). */
+  /** The self-test's defect (`duplicateOrders` of ServerOptions in types.ts). */
   duplicateOrders?: boolean | undefined;
   /** Payments and refunds with a lost answer: `auto` reconciles, `off` is 0.2.0's. @default 'auto' */
   reconcile?: 'auto' | 'off';
