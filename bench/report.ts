@@ -4,6 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { type BundleSize, type ColdStart, coldStartGoals, type WorkerBundle } from './footprint.js';
 import type { MemoryResult } from './memory.js';
+import type { MockBenchResult } from './mock.js';
+import { renderMock } from './mock-report.js';
 import type { RedactionResult } from './redaction.js';
 import { formatBytes, formatRate, formatRatio, type Sample } from './stats.js';
 
@@ -29,6 +31,7 @@ export interface Report {
   workers?: WorkerBundle[];
   memory?: MemoryResult;
   redaction?: RedactionResult;
+  mock?: MockBenchResult;
 }
 
 export function machine(): string {
@@ -150,6 +153,7 @@ export function renderReport(report: Report, command: string): string {
       `| failed \`orders.get\` (404 from an in-process \`fetch\`) | ${r.aloneMs.toFixed(1)} ms | ${r.crowdedMs.toFixed(1)} ms |`,
     );
   }
+  if (report.mock) out.push(...renderMock(report.mock));
   return out.join('\n');
 }
 

@@ -94,6 +94,7 @@ export type {
   WebhookEndpointCreated,
   WebhookEndpointCreateParams,
 } from './schemas/webhook-endpoints.js';
+export { VERSION } from './version.js';
 // Every type of the webhooks entry (event types, dedupe store, signature header), and its functions.
 export type * from './webhooks/index.js';
 export {

@@ -1,9 +1,14 @@
-// A payment lands, its answer is lost, and then reconciliation cannot read the order (the read and
-// its retries all meet a 503): the call must return the payment (reading again later) or end with
-// outcomeUnknown and its key, never with the read's error, which says nothing was charged; and the
-// key must not stay held, or the partner's rerun with it cannot learn what happened.
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { PaymentsClient, SCOPES } from '../../src/index.js';
+// A payment whose answer was lost, and whose reconciliation cannot read the order (the reads fail or
+// run out of the call's deadline): the call must still say the outcome is unknown, and leave its key
+// unknown and free for a rerun or recover(), never answer as if nothing had been charged.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type IntentRecord,
+  MemoryIntentStore,
+  PaymentsClient,
+  type ReconcileEvent,
+  SCOPES,
+} from '../../src/index.js';
 import {
   createMockService,
   type LoopbackServer,
@@ -16,45 +21,90 @@ let server: LoopbackServer;
 
 beforeAll(async () => {
   mock = createMockService();
-  server = await serveFetch((request) => mock.fetch(request).catch(() => Response.error()));
+  server = await serveFetch(mock.fetch);
 });
 afterAll(() => server.close());
 beforeEach(() => mock.reset());
 
-async function landedThenUnreadable() {
-  const c = new PaymentsClient({
+const PAYMENT = { method: 'card', amount_cents: 1_000 } as const;
+const paymentsOf = (orderId: string) =>
+  mock
+    .snapshot()
+    .payments.filter((p) => p.order_id === orderId)
+    .map((p) => p.payment_id);
+
+async function setup() {
+  const intentStore = new MemoryIntentStore();
+  const client = new PaymentsClient({
     ...mock.credentials,
     baseUrl: server.url,
     authUrl: server.url,
     scopes: [...SCOPES],
     settleMs: 50,
+    maxRetries: 0,
+    intentStore,
   });
-  const location = mock.fixtures.partners[0]?.locations.payments ?? '';
-  const { order_id: orderId } = await c.orders.create({ location_id: location, total_cents: 5_000 });
-  mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', network: true });
-  // The read and its two retries (maxRetries 2) all fail.
-  mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503, times: 3 });
-  const params = { method: 'card', amount_cents: 1_000 } as const;
-  const result = await c.payments.create(orderId, params, { idempotencyKey: 'read-fails' }).then(
-    (payment) => ({ payment, error: undefined }),
-    (error: unknown) => ({ payment: undefined, error }),
-  );
-  const landed = mock.snapshot().payments.filter((p) => p.order_id === orderId);
-  expect(landed).toHaveLength(1);
-  return { c, orderId, params, result, error: result.error, paymentId: landed[0]?.payment_id };
+  const order = await client.orders.create({
+    location_id: mock.fixtures.partners[0]!.locations.payments,
+    total_cents: 5_000,
+  });
+  return { client, intentStore, orderId: order.order_id };
 }
 
-it('the payment landed: the call returns it or ends outcomeUnknown with its key, not with the read’s 503', async () => {
-  const { result, error, paymentId } = await landedThenUnreadable();
-  // Today: InternalServerError 503 (the GET's), outcomeUnknown false, idempotencyKey undefined.
-  if (error === undefined) expect(result.payment?.payment_id).toBe(paymentId);
-  else expect(error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'read-fails' });
-});
+describe('reconciliation that cannot read the order', () => {
+  it('ends in outcomeUnknown, the key unknown and released, and a rerun then adopts the payment', async () => {
+    const { client, intentStore, orderId } = await setup();
+    const events: ReconcileEvent[] = [];
+    client.on('reconcile', (e) => events.push(e));
+    mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', network: true });
+    mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503 });
+    const error = await client.payments.create(orderId, PAYMENT, { idempotencyKey: 'unread' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(paymentsOf(orderId)).toHaveLength(1); // it was charged
+    expect(error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'unread' });
+    expect(events.map((e) => e.outcome)).toEqual(['unknown']);
+    const record = await intentStore.get('unread');
+    expect(record).toMatchObject({ state: 'unknown' });
+    // Released: recover() (which skips keys a live call holds) sees it at once.
+    expect((await intentStore.unfinished(0)).map((r) => r.key)).toEqual(['unread']);
 
-it('a rerun with the key, the order readable again, returns that payment (the key is not left held)', async () => {
-  const { c, orderId, params, paymentId } = await landedThenUnreadable();
-  // Today: "Another call holds idempotency key 'read-fails'" (the lease stays for 60 s).
-  const again = await c.payments.create(orderId, params, { idempotencyKey: 'read-fails', deadlineMs: 3_000 });
-  expect(again.payment_id).toBe(paymentId);
-  expect(mock.snapshot().payments.filter((p) => p.order_id === orderId)).toHaveLength(1);
+    const payment = await client.payments.create(orderId, PAYMENT, { idempotencyKey: 'unread' });
+    expect(paymentsOf(orderId)).toEqual([payment.payment_id]);
+  });
+
+  it('in recover(): that key is reported unknown and released, and the other keys are still settled', async () => {
+    const { client, intentStore, orderId } = await setup();
+    const other = await client.orders.create({
+      location_id: mock.fixtures.partners[0]!.locations.payments,
+      total_cents: 5_000,
+    });
+    // Two keys a dead process left open after sending (their leases lapsed); neither payment landed.
+    const sentAt = Date.now() - 1_000;
+    const orphan = (key: string, on: string): IntentRecord => ({
+      key,
+      kind: 'payment',
+      fingerprint: key,
+      orderId: on,
+      amountCents: 1_000,
+      method: 'card',
+      state: 'open',
+      sends: 1,
+      firstSentAt: sentAt,
+      lastSentAt: sentAt,
+      createdAt: sentAt,
+      updatedAt: sentAt,
+    });
+    await intentStore.begin(orphan('orphan-unread', orderId), 'dead-process', 1);
+    await intentStore.begin(orphan('orphan-read', other.order_id), 'dead-process', 1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503 });
+    const report = await client.recover({ olderThanMs: 0 }).catch((e: unknown) => e);
+    expect(report).toEqual([
+      expect.objectContaining({ idempotencyKey: 'orphan-unread', outcome: 'unknown' }),
+      expect.objectContaining({ idempotencyKey: 'orphan-read', outcome: 'not_landed' }),
+    ]);
+    expect((await intentStore.unfinished(0)).map((r) => r.key)).toEqual(['orphan-unread']);
+  });
 });

@@ -173,7 +173,15 @@ export class HttpCore {
         let result: AttemptResult<z.infer<S>> | undefined;
         let res: TransportResponse | undefined;
         try {
-          res = await cfg.transport({ method: spec.method, url, headers, body, signal, timeoutMs: limit });
+          res = await cfg.transport({
+            method: spec.method,
+            url,
+            headers,
+            body,
+            signal,
+            timeoutMs: limit,
+            unrepeatable: spec.retry === 'unsafe',
+          });
         } catch (cause) {
           result = failedAttempt(spec, cause, limit, url);
         }

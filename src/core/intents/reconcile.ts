@@ -64,7 +64,9 @@ export async function reconcilePayment(
       const p = candidates[0] as ListedPayment;
       return { outcome: 'landed', id: p.payment_id, resource: { ...p, order_id: record.orderId } };
     }
-    const settled = now >= (record.lastSentAt ?? 0) + io.settleMs;
+    // Settled only when the read itself was sent after the bound: a read sent earlier may have missed
+    // a payment the service was still committing, however late its answer arrived.
+    const settled = read.before >= (record.lastSentAt ?? 0) + io.settleMs;
     if (unowned === 0 && settled) return { outcome: 'not_landed' };
     if (candidates.length === 0 && settled) {
       return {
@@ -83,7 +85,7 @@ export async function reconcilePayment(
     const wait = Math.min(
       POLL_MS,
       until - now,
-      settled ? POLL_MS : (record.lastSentAt ?? 0) + io.settleMs - now + 1,
+      settled ? POLL_MS : Math.max(1, (record.lastSentAt ?? 0) + io.settleMs - now + 1),
     );
     if (wait <= 0 || now + wait >= until) {
       const facts =

@@ -52,12 +52,19 @@ export async function recoverIntents(
     const begun = await io.store.begin(stale, owner, RECOVER_LEASE_MS);
     if (begun.status !== 'acquired') continue; // finished meanwhile, or a live call took it
     const record = begun.record;
-    const verdict: Verdict =
-      record.firstSentAt === undefined
-        ? { outcome: 'not_landed' }
-        : record.kind === 'payment'
-          ? await reconcilePayment(io, record, Date.now(), options.signal)
-          : await reconcileRefund(io, record, options.signal);
+    let verdict: Verdict;
+    try {
+      verdict =
+        record.firstSentAt === undefined
+          ? { outcome: 'not_landed' }
+          : record.kind === 'payment'
+            ? await reconcilePayment(io, record, Date.now(), options.signal)
+            : await reconcileRefund(io, record, options.signal);
+    } catch (error) {
+      // The service's records could not be read for this key: it stays unknown, the others go on.
+      io.log?.('warn', `recover: ${record.key} could not be reconciled (${String(error)})`);
+      verdict = { outcome: 'unknown', candidates: [], facts: 'the records could not be read' };
+    }
     const next: IntentRecord =
       verdict.outcome === 'landed'
         ? { ...record, state: 'landed', resultId: verdict.id, result: verdict.resource }

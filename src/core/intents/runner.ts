@@ -2,7 +2,7 @@
 // lease in the intent store, sends, and after a lost answer reconciles before it answers.
 import { keyDigest } from '../../internal/key-hash.js';
 import { sleep } from '../../internal/sleep.js';
-import { APIPromise, type ResponseMeta, responseMeta } from '../call/api-promise.js';
+import { APIPromise, metaOf, type ResponseMeta, responseMeta } from '../call/api-promise.js';
 import { restate } from '../call/final-error.js';
 import type { IntentCall, RequestOptions } from '../call/types.js';
 import { PaymentsError } from '../errors/base-error.js';
@@ -24,15 +24,6 @@ export interface IntentConfig extends IntentIO {
   reconcile: ReconcileMode;
   deadlineMs: number | undefined;
   maxRetries: number;
-}
-
-/** JSON with object keys sorted, so that the same params give the same fingerprint. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
 }
 
 function checkKey(kind: string, key: unknown): string {
@@ -63,19 +54,28 @@ export class IntentRunner {
     const draft: IntentRecord = {
       key,
       kind: call.kind,
-      fingerprint: keyDigest([call.kind, call.orderId, call.paymentId ?? null, canonical(call.params)]),
+      // The params are the validated body: strict schemas give their keys in one order, so equal params
+      // serialise alike.
+      fingerprint: keyDigest(
+        `${call.kind}|${call.orderId}|${call.paymentId ?? ''}|${JSON.stringify(call.params)}`,
+      ),
       orderId: call.orderId,
       paymentId: call.paymentId,
       amountCents: call.params.amount_cents,
       method: call.params.method,
+      // A new key is recorded as sent in the same write that creates it (the send follows at once;
+      // a crash in between reads as "sent, not landed" after settleMs): one store call less.
       state: 'open',
-      sends: 0,
+      firstSentAt: now,
+      lastSentAt: now,
+      sends: 1,
       createdAt: now,
       updatedAt: now,
     };
     let record = await this.#acquire(draft, owner, leaseMs, until, signal);
     if (record.state === 'landed') return call.parse(record.result ?? {});
-    if (record.firstSentAt !== undefined && record.state !== 'not_landed') {
+    const fresh = record.createdAt === now && record.firstSentAt === now && record.sends === 1;
+    if (!fresh && record.firstSentAt !== undefined && record.state !== 'not_landed') {
       // A call with this key was sent before (its holder died, or it ended unknown): learn what
       // happened before sending anything.
       const error = new CallError(
@@ -92,16 +92,18 @@ export class IntentRunner {
     // Earlier sends provably did not land: a new series starts (its window for candidates too).
     if (record.state === 'not_landed') record = { ...record, firstSentAt: undefined };
     for (let sent = 0; ; ) {
-      const at = Date.now();
-      record = {
-        ...record,
-        state: 'open',
-        firstSentAt: record.firstSentAt ?? at,
-        lastSentAt: at,
-        sends: record.sends + 1,
-        updatedAt: at,
-      };
-      if ((await this.#put(record, owner, false)) === 'lost') throw this.#lost(call.kind, key);
+      if (!fresh || sent > 0) {
+        const at = Date.now();
+        record = {
+          ...record,
+          state: 'open',
+          firstSentAt: record.firstSentAt ?? at,
+          lastSentAt: at,
+          sends: record.sends + 1,
+          updatedAt: at,
+        };
+        if ((await this.#put(record, owner, false)) === 'lost') throw this.#lost(call.kind, key);
+      }
       sent++;
       try {
         const options: RequestOptions = {
@@ -110,24 +112,24 @@ export class IntentRunner {
           reconcile: undefined,
           deadlineMs: Math.max(1, until - Date.now()),
         };
-        const res = await call.send(options).withResponse();
-        Object.assign(meta, {
-          status: res.status,
-          requestId: res.requestId,
-          headers: res.headers,
-          redactHeaders: (h: Record<string, string>) => h,
-        });
-        const id = (res.data as { payment_id?: string; refund_id?: string })[
+        const sending = call.send(options);
+        const data = await sending;
+        Object.assign(meta, metaOf(sending));
+        const id = (data as { payment_id?: string; refund_id?: string })[
           call.kind === 'payment' ? 'payment_id' : 'refund_id'
         ];
         await this.#finish(
-          { ...record, state: 'landed', resultId: id, result: res.data as Record<string, unknown> },
+          { ...record, state: 'landed', resultId: id, result: data as Record<string, unknown> },
           owner,
         );
-        return res.data;
+        return data;
       } catch (error) {
         if (!(error instanceof CallError)) throw error;
         error.idempotencyKey = key;
+        // The request left at the latest now (after any wait for a token, a rate-limit slot or a
+        // connection): the service may process it until settleMs after this, not after the stamp
+        // taken before the send.
+        record = { ...record, lastSentAt: Date.now() };
         if (!error.outcomeUnknown) {
           // The service refused it (or it provably never went out): nothing of this key landed.
           await this.#finish({ ...record, state: 'not_landed' }, owner);
@@ -196,10 +198,21 @@ export class IntentRunner {
     signal: AbortSignal | undefined,
     callId: string | undefined,
   ): Promise<Verdict> {
-    const verdict =
-      record.kind === 'payment'
-        ? await reconcilePayment(this.cfg, record, until, signal)
-        : await reconcileRefund(this.cfg, record, signal);
+    let verdict: Verdict;
+    try {
+      verdict =
+        record.kind === 'payment'
+          ? await reconcilePayment(this.cfg, record, until, signal)
+          : await reconcileRefund(this.cfg, record, signal);
+    } catch (error) {
+      // The reads failed (the service is down, the caller aborted): nothing is known, nothing resent.
+      const reason = error instanceof Error ? error.message : String(error);
+      verdict = {
+        outcome: 'unknown',
+        candidates: [],
+        facts: `the service's records could not be read (${reason})`,
+      };
+    }
     const { events } = this.cfg;
     if (events.wants('reconcile')) {
       const landed = verdict.outcome === 'landed' ? verdict.id : undefined;

@@ -125,13 +125,42 @@ interface Held {
  */
 export class MemoryIntentStore implements IntentStore {
   readonly #held = new Map<string, Held>();
+  /** The keys of each order, and each order's result ids with the key that owns them. */
+  readonly #orders = new Map<string, { keys: Set<string>; results: Map<string, string> }>();
   readonly #refunds = new Map<string, Map<string, RefundSighting>>();
+  readonly #ttlMs: number;
+  #begun = 0;
+
+  /**
+   * @param options.ttlMs How long a finished intent (landed or not landed) is kept: the same key
+   * after that is a new payment. @default 86400000 (24 hours)
+   */
+  constructor(options: { ttlMs?: number } = {}) {
+    this.#ttlMs = options.ttlMs ?? 24 * 3_600_000;
+  }
+
+  /** Drops finished intents older than the TTL (the map is in creation order: oldest first). */
+  #prune(now: number): void {
+    for (const [key, held] of this.#held) {
+      if (held.record.createdAt > now - this.#ttlMs) break;
+      const { state, updatedAt } = held.record;
+      if ((state === 'landed' || state === 'not_landed') && updatedAt <= now - this.#ttlMs)
+        this.#held.delete(key);
+    }
+  }
 
   async begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin> {
     const now = Date.now();
+    if (++this.#begun % 256 === 0) this.#prune(now);
     const held = this.#held.get(draft.key);
     if (!held) {
       this.#held.set(draft.key, { record: { ...draft }, owner, until: now + leaseMs });
+      const order = this.#orders.get(draft.orderId) ?? {
+        keys: new Set<string>(),
+        results: new Map<string, string>(),
+      };
+      order.keys.add(draft.key);
+      this.#orders.set(draft.orderId, order);
       return { status: 'acquired', record: { ...draft } };
     }
     if (held.record.fingerprint !== draft.fingerprint)
@@ -165,7 +194,11 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async forOrder(orderId: string): Promise<IntentRecord[]> {
-    return [...this.#held.values()].filter((h) => h.record.orderId === orderId).map((h) => ({ ...h.record }));
+    const keys = this.#orders.get(orderId)?.keys ?? [];
+    return [...keys].flatMap((key) => {
+      const held = this.#held.get(key);
+      return held ? [{ ...held.record }] : [];
+    });
   }
 
   async unfinished(olderThanMs: number): Promise<IntentRecord[]> {
@@ -181,9 +214,9 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async noteRefund(sighting: RefundSighting): Promise<void> {
-    let seen = this.#refunds.get(sighting.paymentId);
-    if (!seen) this.#refunds.set(sighting.paymentId, (seen = new Map()));
+    const seen = this.#refunds.get(sighting.paymentId) ?? new Map<string, RefundSighting>();
     seen.set(sighting.refundId, { ...sighting });
+    this.#refunds.set(sighting.paymentId, seen);
   }
 
   async refundsOf(paymentId: string): Promise<RefundSighting[]> {
