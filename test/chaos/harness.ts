@@ -255,7 +255,10 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
               c.notPaymentsError++;
               breach(`${call.callId} ${call.kind}: threw a non-PaymentsError: ${String(error)}`);
             } else if (e.outcomeUnknown) c.outcomeUnknown++;
-            if (keyed(call.kind)) tally.end(kind, keyOf(call.callId), e.outcomeUnknown ? 'unknown' : 'known');
+            if (keyed(call.kind)) {
+              const message = error instanceof Error ? error.message : String(error);
+              tally.end(kind, keyOf(call.callId), e.outcomeUnknown ? 'unknown' : 'known', message);
+            }
             transcript.error(error);
             server.send({
               t: 'failure',

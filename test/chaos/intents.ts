@@ -23,7 +23,12 @@ export interface KeyedTally {
   reconciled: number;
   /** Verdicts, over all the calls' reconciliations. */
   verdicts: { landed: number; not_landed: number; unknown: number };
+  /** The first few calls that ended `outcomeUnknown`: the key and the error's message (what is known). */
+  unknownExamples: string[];
 }
+
+/** How many `outcomeUnknown` endings of each kind are kept as examples. */
+const EXAMPLES = 5;
 
 const empty = (): KeyedTally => ({
   calls: 0,
@@ -33,6 +38,7 @@ const empty = (): KeyedTally => ({
   failedKnown: 0,
   reconciled: 0,
   verdicts: { landed: 0, not_landed: 0, unknown: 0 },
+  unknownExamples: [],
 });
 
 export type KeyedFiguresClient = { payments: KeyedTally; refunds: KeyedTally };
@@ -53,15 +59,20 @@ export class IntentTally {
     return kind === 'payment' ? this.figures.payments : this.figures.refunds;
   }
 
-  /** A keyed call ended; says whether its resource was adopted (found by reconciliation). */
-  end(kind: 'payment' | 'refund', key: string, ending: 'ok' | 'unknown' | 'known'): boolean {
+  /**
+   * A keyed call ended (`message`: the error's, when it failed); says whether its resource was
+   * adopted (found by reconciliation).
+   */
+  end(kind: 'payment' | 'refund', key: string, ending: 'ok' | 'unknown' | 'known', message = ''): boolean {
     const t = this.#of(kind);
     const last = this.#last.get(key);
     this.#last.delete(key);
     t.calls++;
     if (last !== undefined) t.reconciled++;
-    if (ending === 'unknown') t.unknown++;
-    else if (ending === 'known') t.failedKnown++;
+    if (ending === 'unknown') {
+      t.unknown++;
+      if (t.unknownExamples.length < EXAMPLES) t.unknownExamples.push(`${key}: ${message}`);
+    } else if (ending === 'known') t.failedKnown++;
     else {
       t.ok++;
       if (last === 'landed') t.adopted++;

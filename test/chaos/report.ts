@@ -28,7 +28,8 @@ function keyedLine(name: string, t: KeyedTally, mode: string): string {
     mode === 'off'
       ? ''
       : `; ${t.reconciled} met an ambiguous failure, which reconcile 'off' leaves outcomeUnknown (${share(t.reconciled, t.calls)}); verdicts: ${v.landed} landed, ${v.not_landed} not landed, ${v.unknown} unknown`;
-  return `keyed ${name}: ${t.calls} calls, ${t.ok} returned it (${t.adopted} adopted after a lost answer), ${t.failedKnown} failed with a known outcome, ${t.unknown} outcomeUnknown (${share(t.unknown, t.calls)})${off}`;
+  const examples = t.unknownExamples.map((line) => `\n  outcomeUnknown: ${line}`).join('');
+  return `keyed ${name}: ${t.calls} calls, ${t.ok} returned it (${t.adopted} adopted after a lost answer), ${t.failedKnown} failed with a known outcome, ${t.unknown} outcomeUnknown (${share(t.unknown, t.calls)})${off}${examples}`;
 }
 
 export function describe(r: ChaosResult): string {
