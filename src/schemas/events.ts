@@ -1,7 +1,8 @@
 // The zod schemas and types of webhook events (spec 6): the event kinds, the payment and refund
 // resources they carry, the envelope, and the WebhookEvent union discriminated by `event_kind`.
 import * as z from 'zod';
-import { type Open, openEnum, uuid } from './common.js';
+import type { Open } from './common.js';
+import { REFUND_EVENT_KINDS, type RefundEventKind } from './constants.js';
 import {
   ENVELOPE_VERSION,
   EVENT_KINDS,
@@ -9,10 +10,12 @@ import {
   ISO_TIMESTAMP_PATTERN,
   type KnownEventKind,
 } from './event-envelope.js';
+import { openEnum, uuid } from './fields.js';
 import { PaymentStatus } from './payments.js';
 
 export type { KnownEventKind } from './event-envelope.js';
 export { EVENT_KINDS } from './event-envelope.js';
+export { REFUND_EVENT_KINDS, type RefundEventKind };
 
 /**
  * The `event_kind` of a delivery: a known kind, or one added after this SDK version.
@@ -38,25 +41,6 @@ export const EventResource = z.looseObject({
   external_reference: z.string().nullable().optional(),
 });
 export type EventResource = z.infer<typeof EventResource>;
-
-/**
- * The event kinds about a refund: their resource is the payment plus the refund it is about.
- *
- * @example
- * const isRefundEvent = (REFUND_EVENT_KINDS as readonly string[]).includes(event.event_kind);
- */
-export const REFUND_EVENT_KINDS = [
-  'payment.refunded',
-  'payment.reversal_settled',
-  'payment.reversal_failed',
-] as const;
-/**
- * A kind of {@link REFUND_EVENT_KINDS}.
- *
- * @example
- * const kind: RefundEventKind = 'payment.reversal_failed';
- */
-export type RefundEventKind = (typeof REFUND_EVENT_KINDS)[number];
 
 /**
  * The resource of a refund event (`payment.refunded`, `payment.reversal_settled`,

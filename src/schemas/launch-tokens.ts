@@ -1,15 +1,10 @@
 // The zod schemas and types of launch links (spec 4.12): the create and exchange bodies, the launch
 // token, and the POS session it is exchanged for.
 import * as z from 'zod';
-import { timestamp, uuid } from './common.js';
+import { DEFAULT_ROLE_SLUG } from './constants.js';
+import { timestamp, uuid } from './fields.js';
 
-/**
- * The role given to a POS user on first provisioning when none is named.
- *
- * @example
- * const role = params.role_slug ?? DEFAULT_ROLE_SLUG; // 'location_cashier'
- */
-export const DEFAULT_ROLE_SLUG = 'location_cashier';
+export { DEFAULT_ROLE_SLUG };
 
 /**
  * The body of `POST /pos/v1/launch-tokens`.

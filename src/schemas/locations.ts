@@ -1,7 +1,7 @@
 // The zod schemas and types of locations (spec 4.8, 4.9): the address, the listed and the read
 // location, the list's query parameters, and its page.
 import * as z from 'zod';
-import { pageLimit, pageOf, pageOffset, timestamp } from './common.js';
+import { pageLimit, pageOf, pageOffset, timestamp } from './fields.js';
 
 /**
  * A location's postal address; every field may be absent.

@@ -1,26 +1,24 @@
 // The zod schemas and types of orders (spec 4.1, 4.2): the statuses, the create body and its
 // hosted-checkout rule, the creation response, and the order as read with its payments.
 import * as z from 'zod';
-import { e164Phone, email, openEnum, positiveCents, secureUrl, timestamp, uuid } from './common.js';
+import { ORDER_STATUSES } from './constants.js';
+import {
+  e164Phone,
+  email,
+  openEnum,
+  positiveCents,
+  ruleCheck,
+  secureUrl,
+  timestamp,
+  uuid,
+} from './fields.js';
 import { Level3 } from './level3.js';
 import { metadata } from './metadata.js';
 import { PaymentStatus } from './payments.js';
+import { hostedCheckoutIssues } from './rules/orders.js';
 
-/**
- * Order statuses of the service (section 3.2); open for values added later.
- *
- * @example
- * const known = (ORDER_STATUSES as readonly string[]).includes(order.status);
- */
-export const ORDER_STATUSES = [
-  'open',
-  'pending',
-  'paid',
-  'partially_paid',
-  'voided',
-  'refunded',
-  'cancelled',
-] as const;
+export { ORDER_STATUSES };
+
 /**
  * An order's status, open for values added later.
  *
@@ -82,16 +80,7 @@ export type OrderCreateParams = z.input<typeof OrderCreateParams>;
  * With only one of `return_url` and `cancel_url` the service creates the order without a hosted
  * checkout page (no `hosted_checkout_url`), which is never what the caller meant: refused.
  */
-export const OrderCreateRequest = OrderCreateParams.superRefine((value, ctx) => {
-  const hasReturn = value.return_url !== undefined;
-  if (hasReturn === (value.cancel_url !== undefined)) return;
-  const [missing, given] = hasReturn ? ['cancel_url', 'return_url'] : ['return_url', 'cancel_url'];
-  ctx.addIssue({
-    code: 'custom',
-    path: [missing],
-    message: `required when ${given} is given: hosted checkout needs both return_url and cancel_url (give both, or neither for an order without a checkout page)`,
-  });
-});
+export const OrderCreateRequest = OrderCreateParams.check(ruleCheck(hostedCheckoutIssues));
 
 /**
  * The response of `POST /pos/v1/orders`.

@@ -1,26 +1,12 @@
 // The zod schemas and types of payments (spec 4.3 to 4.5): the statuses, the create body, the
 // payment, and the result of a void.
 import * as z from 'zod';
-import { openEnum, positiveCents, timestamp } from './common.js';
+import { PAYMENT_STATUSES } from './constants.js';
+import { openEnum, positiveCents, timestamp } from './fields.js';
 import { Level3 } from './level3.js';
 
-/**
- * Payment statuses of the service (section 3.1); open for values added later.
- *
- * @example
- * const known = (PAYMENT_STATUSES as readonly string[]).includes(payment.status);
- */
-export const PAYMENT_STATUSES = [
-  'pending',
-  'approved',
-  'settled',
-  'declined',
-  'failed',
-  'voided',
-  'refunded',
-  'cancelled',
-  'expired',
-] as const;
+export { PAYMENT_STATUSES };
+
 /**
  * A payment's status, open for values added later.
  *

@@ -1,15 +1,11 @@
 // The zod schemas and types of refunds (spec 4.6, 4.7): the reasons, the statuses, the create body,
 // and the refund.
 import * as z from 'zod';
-import { openEnum, positiveCents, timestamp } from './common.js';
+import { REFUND_REASONS, REFUND_STATUSES } from './constants.js';
+import { openEnum, positiveCents, timestamp } from './fields.js';
 
-/**
- * The reasons a refund request accepts.
- *
- * @example
- * const options = REFUND_REASONS.map((reason) => ({ value: reason, label: reason.replace('_', ' ') }));
- */
-export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'other'] as const;
+export { REFUND_REASONS, REFUND_STATUSES };
+
 /**
  * Why a refund is issued (the request accepts only these).
  *
@@ -21,13 +17,6 @@ export const RefundReason = z.enum(REFUND_REASONS, {
 });
 export type RefundReason = z.infer<typeof RefundReason>;
 
-/**
- * Refund statuses (section 3.3); open for values added later.
- *
- * @example
- * const known = (REFUND_STATUSES as readonly string[]).includes(refund.status);
- */
-export const REFUND_STATUSES = ['pending', 'approved', 'failed'] as const;
 /**
  * A refund's status, open for values added later.
  *

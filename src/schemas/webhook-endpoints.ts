@@ -1,8 +1,8 @@
 // The zod schemas and types of webhook endpoint registration (spec 4.13): the create body, the
 // endpoint, and the answer carrying its signing secret once.
 import * as z from 'zod';
-import { secureUrl, timestamp } from './common.js';
 import { EVENT_KINDS, EventKind } from './events.js';
+import { secureUrl, timestamp } from './fields.js';
 
 /**
  * The body of `POST /admin/v1/partners/{partner_id}/webhook-endpoints`.

@@ -4,8 +4,8 @@
 // the list is the same on every run).
 import type { z } from 'zod';
 import { TokenResponse } from '../../src/core/auth/strategies.js';
-import { ErrorBody } from '../../src/schemas/common.js';
 import { RefundEventResource, WebhookEventEnvelope } from '../../src/schemas/events.js';
+import { ErrorBody } from '../../src/schemas/fields.js';
 import {
   LaunchExchangeParams,
   LaunchSession,

@@ -2,8 +2,8 @@
 // and response components, the webhook envelope and the refund event resource.
 import { z } from 'zod';
 import { TokenResponse } from '../../core/auth/strategies.js';
-import { ErrorBody } from '../../schemas/common.js';
 import { RefundEventResource, WebhookEventEnvelope } from '../../schemas/events.js';
+import { ErrorBody } from '../../schemas/fields.js';
 import {
   LaunchExchangeParams,
   LaunchSession,

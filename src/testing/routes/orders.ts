@@ -1,6 +1,6 @@
 // The mock's order routes (spec 4.1, 4.2): create an order (Idempotency-Key replay and conflict, the
 // hosted checkout URL) and get one.
-import { uuid } from '../../schemas/common.js';
+import { uuid } from '../../schemas/fields.js';
 import { createOrder as createOrderRecord } from '../domain/orders.js';
 import { findOrder, fingerprint } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
