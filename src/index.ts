@@ -54,14 +54,7 @@ export type { JsonDocument, Specs } from './resources/specs.js';
 export type { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export type { ErrorCode, Open, Scope } from './schemas/common.js';
 export { DEFAULT_SCOPES, ERROR_CODES, SCOPES } from './schemas/common.js';
-export {
-  DEFAULT_ROLE_SLUG,
-  ORDER_STATUSES,
-  PAYMENT_STATUSES,
-  REFUND_EVENT_KINDS,
-  REFUND_REASONS,
-  REFUND_STATUSES,
-} from './schemas/constants.js';
+export { REFUND_EVENT_KINDS } from './schemas/events.js';
 export type { ErrorBody } from './schemas/fields.js';
 export type {
   LaunchExchangeParams,
@@ -69,6 +62,7 @@ export type {
   LaunchToken,
   LaunchTokenCreateParams,
 } from './schemas/launch-tokens.js';
+export { DEFAULT_ROLE_SLUG } from './schemas/launch-tokens.js';
 export type { Level3, Level3LineItem } from './schemas/level3.js';
 export type {
   Address,
@@ -86,8 +80,11 @@ export type {
   OrderStatus,
   OrderWithCheckout,
 } from './schemas/orders.js';
+export { ORDER_STATUSES } from './schemas/orders.js';
 export type { Payment, PaymentCreateParams, PaymentStatus, VoidResult } from './schemas/payments.js';
+export { PAYMENT_STATUSES } from './schemas/payments.js';
 export type { Refund, RefundCreateParams, RefundReason, RefundStatus } from './schemas/refunds.js';
+export { REFUND_REASONS, REFUND_STATUSES } from './schemas/refunds.js';
 export type {
   WebhookEndpoint,
   WebhookEndpointCreated,

@@ -1,19 +1,4 @@
-// The zod schema of an order's `metadata`; its rules are `metadataIssues()` (src/schemas/rules/metadata.ts).
-import * as z from 'zod';
-import { ruleCheck } from './fields.js';
-import { anyValue, type JsonValue, METADATA_LIMITS, metadataIssues } from './rules/metadata.js';
-
-export { type JsonValue, METADATA_LIMITS, metadataIssues };
-
-/**
- * An order's `metadata`: a plain object of JSON values, sent exactly as given (never copied,
- * converted or trimmed). Anything JSON would change or drop is refused with its path.
- */
-export const metadata = z
-  .custom<Record<string, JsonValue>>(anyValue)
-  .check(ruleCheck(metadataIssues))
-  .meta({
-    type: 'object',
-    additionalProperties: true,
-    description: `JSON values, at most ${METADATA_LIMITS.maxDepth} levels deep and ${METADATA_LIMITS.maxBytes} bytes of JSON`,
-  });
+// An order's `metadata`: its check compiled from src/schemas/zod/metadata.ts (loading this module loads
+// no zod), and its rules and limits (src/schemas/rules/metadata.ts).
+export { metadata } from './compiled/metadata.js';
+export { type JsonValue, METADATA_LIMITS, metadataIssues } from './rules/metadata.js';

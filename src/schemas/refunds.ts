@@ -1,10 +1,17 @@
-// The zod schemas and types of refunds (spec 4.6, 4.7): the reasons, the statuses, the create body,
-// and the refund.
-import * as z from 'zod';
-import { REFUND_REASONS, REFUND_STATUSES } from './constants.js';
-import { openEnum, positiveCents, timestamp } from './fields.js';
+// Refunds (spec 4.6, 4.7): the reasons and statuses; the types of the create body and the refund,
+// inferred from src/schemas/zod/refunds.ts; and the checks the client runs, compiled from it
+// (src/schemas/compiled/refunds.ts), so that loading this module loads no zod.
+import type { z } from 'zod';
+import * as compiled from './compiled/refunds.js';
+import type * as Z from './zod/refunds.js';
 
-export { REFUND_REASONS, REFUND_STATUSES };
+export { REFUND_REASONS, REFUND_STATUSES } from './constants.js';
+
+// The checks the client runs, under the names of the zod schemas they were compiled from.
+export const Refund = compiled.Refund;
+export const RefundCreateParams = compiled.RefundCreateParams;
+export const RefundReason = compiled.RefundReason;
+export const RefundStatus = compiled.RefundStatus;
 
 /**
  * Why a refund is issued (the request accepts only these).
@@ -12,10 +19,7 @@ export { REFUND_REASONS, REFUND_STATUSES };
  * @example
  * const reason: RefundReason = 'duplicate';
  */
-export const RefundReason = z.enum(REFUND_REASONS, {
-  error: `must be one of ${REFUND_REASONS.join(', ')}`,
-});
-export type RefundReason = z.infer<typeof RefundReason>;
+export type RefundReason = z.infer<typeof Z.RefundReason>;
 
 /**
  * A refund's status, open for values added later.
@@ -23,8 +27,7 @@ export type RefundReason = z.infer<typeof RefundReason>;
  * @example
  * const final = (status: RefundStatus) => status !== 'pending';
  */
-export const RefundStatus = openEnum(REFUND_STATUSES);
-export type RefundStatus = z.infer<typeof RefundStatus>;
+export type RefundStatus = z.infer<typeof Z.RefundStatus>;
 
 /**
  * The body of `POST .../payments/{payment_id}/refunds`.
@@ -32,13 +35,7 @@ export type RefundStatus = z.infer<typeof RefundStatus>;
  * @example
  * const params: RefundCreateParams = { amount_cents: 2_500, reason: 'customer_request' };
  */
-export const RefundCreateParams = z.strictObject({
-  /** Integer cents, at most the payment's amount minus what is already refunded. */
-  amount_cents: positiveCents,
-  /** @default undefined (not sent) */
-  reason: RefundReason.optional(),
-});
-export type RefundCreateParams = z.input<typeof RefundCreateParams>;
+export type RefundCreateParams = z.input<typeof Z.RefundCreateParams>;
 
 /**
  * A refund.
@@ -47,15 +44,4 @@ export type RefundCreateParams = z.input<typeof RefundCreateParams>;
  * const refund: Refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500 });
  * const done = await awaitRefundResult(client, orderId, paymentId, refund.refund_id);
  */
-export const Refund = z.looseObject({
-  refund_id: z.string(),
-  payment_id: z.string(),
-  order_id: z.string(),
-  status: RefundStatus,
-  amount_cents: z.number(),
-  reason: openEnum(REFUND_REASONS).nullable().optional(),
-  created_at: timestamp,
-  /** Explains a processor rejection when `status` is `failed`. */
-  processor_message: z.string().nullable().optional(),
-});
-export type Refund = z.infer<typeof Refund>;
+export type Refund = z.infer<typeof Z.Refund>;

@@ -1,5 +1,6 @@
-// The zod schema of the service's machine-readable descriptions (spec 4.10): any JSON object.
-import * as z from 'zod';
+// The service's machine-readable descriptions (spec 4.10): the check the client runs (any JSON
+// object), compiled from src/schemas/zod/specs.ts (src/schemas/compiled/specs.ts): loads no zod.
+import * as compiled from './compiled/specs.js';
 
-/** An OpenAPI or AsyncAPI document: a JSON object, read as it is. */
-export const JsonDocumentSchema = z.record(z.string(), z.unknown());
+// The checks the client runs, under the names of the zod schemas they were compiled from.
+export const JsonDocumentSchema = compiled.JsonDocumentSchema;
