@@ -149,6 +149,7 @@ export type Extra = 'strict' | 'loose' | 'strip';
 /** `z.strictObject()`, `z.looseObject()`, `z.object()`: a new object, declared keys first. */
 export function object(shape: Record<string, Schema>, extra: Extra, message?: string, checks: Check[] = []) {
   const keys = Object.keys(shape).filter((k) => k !== '__proto__');
+  const schemas = keys.map((k) => shape[k]!);
   const declared = new Set(keys);
   return new Schema(
     withChecks((input, issues) => {
@@ -158,19 +159,17 @@ export function object(shape: Record<string, Schema>, extra: Extra, message?: st
       }
       const fields = input as Record<string, unknown>;
       const out: Record<string, unknown> = {};
-      for (const key of keys) {
-        const field = shape[key]!;
-        const present = key in fields;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        const field = schemas[i]!;
+        // Read once, as zod does; `in` only for an undefined value (absent, or present as undefined).
+        const raw = fields[key];
+        const present = raw !== undefined || key in fields;
         if (!present && field.skipsAbsent) continue;
         const before = issues.length;
-        const value = field.run(fields[key], issues);
+        const value = field.run(raw, issues);
         if (issues.length !== before) prefix(issues, before, key);
-        else if (!present)
-          issues.push({
-            code: 'invalid_type',
-            path: [key],
-            message: messages.type('nonoptional', undefined),
-          });
+        else if (!present) issues.push({ code: 'invalid_type', path: [key], message: NONOPTIONAL });
         if (present) out[key] = value;
       }
       if (extra === 'strict') {
@@ -195,6 +194,7 @@ export function object(shape: Record<string, Schema>, extra: Extra, message?: st
     }, checks),
   );
 }
+const NONOPTIONAL = messages.type('nonoptional', undefined);
 
 /** zod's `util.isPlainObject`, the test of `z.record()`. */
 function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
