@@ -22,6 +22,7 @@ export type EventKind = Open<KnownEventKind>;
 /**
  * The payment-shaped resource every event carries.
  *
+ * @useDeclaredType
  * @example
  * const { order_id, status, amount_cents }: EventResource = event.resource;
  */
@@ -32,6 +33,7 @@ export type EventResource = z.infer<typeof Z.EventResource>;
  * `payment.reversal_failed`): the payment (its `status` after the refund: `refunded` once approved
  * refunds reach its amount, else still `settled`) plus the refund the event is about.
  *
+ * @useDeclaredType
  * @example
  * if (event.event_kind === 'payment.reversal_failed') {
  *   alertFinance(event.resource.refund_id, event.resource.refund_amount_cents);
@@ -39,7 +41,10 @@ export type EventResource = z.infer<typeof Z.EventResource>;
  */
 export type RefundEventResource = z.infer<typeof Z.RefundEventResource>;
 
-/** The fields every event has (section 6.3). @inline */
+/**
+ * The fields every event has (section 6.3). @inline
+ * @useDeclaredType
+ */
 type EventBase = z.infer<typeof Z.EventBase>;
 
 /**

@@ -8,14 +8,19 @@ import type * as Z from './zod/launch-tokens.js';
 export { DEFAULT_ROLE_SLUG } from './constants.js';
 
 // The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
 export const LaunchExchangeParams = compiled.LaunchExchangeParams;
+/** @hidden */
 export const LaunchSession = compiled.LaunchSession;
+/** @hidden */
 export const LaunchToken = compiled.LaunchToken;
+/** @hidden */
 export const LaunchTokenCreateParams = compiled.LaunchTokenCreateParams;
 
 /**
  * The body of `POST /pos/v1/launch-tokens`.
  *
+ * @useDeclaredType
  * @example
  * const params: LaunchTokenCreateParams = { location_id: locationId, user_ref: 'staff-42' };
  */
@@ -25,6 +30,7 @@ export type LaunchTokenCreateParams = z.input<typeof Z.LaunchTokenCreateParams>;
  * A launch token: single use, valid 10 minutes. `launch_token` and `launch_url` are credentials:
  * do not log them.
  *
+ * @useDeclaredType
  * @example
  * const link: LaunchToken = await client.launchTokens.create({ location_id: locationId });
  * res.redirect(link.launch_url); // never log it
@@ -34,6 +40,7 @@ export type LaunchToken = z.infer<typeof Z.LaunchToken>;
 /**
  * The body of `POST /pos/v1/public/launch-exchange`.
  *
+ * @useDeclaredType
  * @example
  * const body: LaunchExchangeParams = { launch_token: String(req.query.launch_token) };
  */
@@ -42,6 +49,7 @@ export type LaunchExchangeParams = z.input<typeof Z.LaunchExchangeParams>;
 /**
  * The POS session a launch token is exchanged for. `session_token` is a credential.
  *
+ * @useDeclaredType
  * @example
  * const session: LaunchSession = await client.launchTokens.exchange(launchToken);
  * if (session.provisioned) console.info(`new POS user ${session.user_id}`);

@@ -13,12 +13,15 @@ export {
 } from './rules/level3.js';
 
 // The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
 export const Level3 = compiled.Level3;
+/** @hidden */
 export const Level3LineItem = compiled.Level3LineItem;
 
 /**
  * One Level 3 line item. `quantity` may be fractional (fuel is sold in fractions of a gallon).
  *
+ * @useDeclaredType
  * @example
  * const fuel: Level3LineItem = { description: 'Diesel', quantity: 12.5, unit_price_cents: 389, total_cents: 4_863, tax_amount_cents: 389 };
  */
@@ -27,6 +30,7 @@ export type Level3LineItem = z.infer<typeof Z.Level3LineItem>;
 /**
  * Level 3 (line-item) data for business and fleet card schemes.
  *
+ * @useDeclaredType
  * @example
  * const level3: Level3 = { tax_amount_cents: 389, line_items: [fuel], customer_reference: 'PO-7731' };
  * await client.orders.create({ location_id: locationId, total_cents: 4_863, level3 });

@@ -5,7 +5,11 @@ import * as compiled from './compiled/oauth.js';
 import type * as Z from './zod/oauth.js';
 
 // The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
 export const TokenResponse = compiled.TokenResponse;
 
-/** The token endpoint's answer (spec 5.3), read leniently. */
+/**
+ * The token endpoint's answer (spec 5.3), read leniently.
+ * @useDeclaredType
+ */
 export type TokenResponse = z.infer<typeof Z.TokenResponse>;

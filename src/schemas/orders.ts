@@ -8,16 +8,23 @@ import type * as Z from './zod/orders.js';
 export { ORDER_STATUSES } from './constants.js';
 
 // The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
 export const Order = compiled.Order;
+/** @hidden */
 export const OrderCreated = compiled.OrderCreated;
+/** @hidden */
 export const OrderCreateParams = compiled.OrderCreateParams;
+/** @hidden */
 export const OrderCreateRequest = compiled.OrderCreateRequest;
+/** @hidden */
 export const OrderPayment = compiled.OrderPayment;
+/** @hidden */
 export const OrderStatus = compiled.OrderStatus;
 
 /**
  * An order's status, open for values added later.
  *
+ * @useDeclaredType
  * @example
  * const done = (status: OrderStatus) => status === 'paid' || status === 'refunded';
  */
@@ -26,6 +33,7 @@ export type OrderStatus = z.infer<typeof Z.OrderStatus>;
 /**
  * The body of `POST /pos/v1/orders`.
  *
+ * @useDeclaredType
  * @example
  * const params: OrderCreateParams = { location_id: locationId, total_cents: 12_500, customer_email: 'ann@example.com' };
  */
@@ -34,6 +42,7 @@ export type OrderCreateParams = z.input<typeof Z.OrderCreateParams>;
 /**
  * The response of `POST /pos/v1/orders`.
  *
+ * @useDeclaredType
  * @example
  * const created: OrderCreated = await client.orders.create({ location_id: locationId, total_cents: 12_500 });
  */
@@ -51,6 +60,7 @@ export type OrderWithCheckout = OrderCreated & { hosted_checkout_url: string | n
 /**
  * A payment as listed inside an order.
  *
+ * @useDeclaredType
  * @example
  * const approved: OrderPayment[] = order.payments.filter((p) => p.status === 'approved');
  */
@@ -59,6 +69,7 @@ export type OrderPayment = z.infer<typeof Z.OrderPayment>;
 /**
  * The response of `GET /pos/v1/orders/{order_id}`.
  *
+ * @useDeclaredType
  * @example
  * const order: Order = await client.orders.get(orderId);
  * if (order.status === 'paid') await fulfil(order.order_id);

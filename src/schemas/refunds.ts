@@ -8,14 +8,19 @@ import type * as Z from './zod/refunds.js';
 export { REFUND_REASONS, REFUND_STATUSES } from './constants.js';
 
 // The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
 export const Refund = compiled.Refund;
+/** @hidden */
 export const RefundCreateParams = compiled.RefundCreateParams;
+/** @hidden */
 export const RefundReason = compiled.RefundReason;
+/** @hidden */
 export const RefundStatus = compiled.RefundStatus;
 
 /**
  * Why a refund is issued (the request accepts only these).
  *
+ * @useDeclaredType
  * @example
  * const reason: RefundReason = 'duplicate';
  */
@@ -24,6 +29,7 @@ export type RefundReason = z.infer<typeof Z.RefundReason>;
 /**
  * A refund's status, open for values added later.
  *
+ * @useDeclaredType
  * @example
  * const final = (status: RefundStatus) => status !== 'pending';
  */
@@ -32,6 +38,7 @@ export type RefundStatus = z.infer<typeof Z.RefundStatus>;
 /**
  * The body of `POST .../payments/{payment_id}/refunds`.
  *
+ * @useDeclaredType
  * @example
  * const params: RefundCreateParams = { amount_cents: 2_500, reason: 'customer_request' };
  */
@@ -40,6 +47,7 @@ export type RefundCreateParams = z.input<typeof Z.RefundCreateParams>;
 /**
  * A refund.
  *
+ * @useDeclaredType
  * @example
  * const refund: Refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500 });
  * const done = await awaitRefundResult(client, orderId, paymentId, refund.refund_id);

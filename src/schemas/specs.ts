@@ -3,4 +3,5 @@
 import * as compiled from './compiled/specs.js';
 
 // The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
 export const JsonDocumentSchema = compiled.JsonDocumentSchema;

@@ -6,13 +6,17 @@ import * as compiled from './compiled/webhook-endpoints.js';
 import type * as Z from './zod/webhook-endpoints.js';
 
 // The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
 export const WebhookEndpoint = compiled.WebhookEndpoint;
+/** @hidden */
 export const WebhookEndpointCreated = compiled.WebhookEndpointCreated;
+/** @hidden */
 export const WebhookEndpointCreateParams = compiled.WebhookEndpointCreateParams;
 
 /**
  * The body of `POST /admin/v1/partners/{partner_id}/webhook-endpoints`.
  *
+ * @useDeclaredType
  * @example
  * const params: WebhookEndpointCreateParams = { url: 'https://example.com/webhooks', event_kinds: ['payment.approved'] };
  */
@@ -21,6 +25,7 @@ export type WebhookEndpointCreateParams = z.input<typeof Z.WebhookEndpointCreate
 /**
  * A registered webhook endpoint. `signing_secret` is shown once, at creation: store it safely.
  *
+ * @useDeclaredType
  * @example
  * const endpoint: WebhookEndpoint = await client.webhookEndpoints.create(partnerId, { url });
  * await secrets.put('payments-webhook-secret', endpoint.signing_secret);
@@ -30,6 +35,7 @@ export type WebhookEndpoint = z.infer<typeof Z.WebhookEndpoint>;
 /**
  * The answer to a registration: the endpoint with its `signing_secret`, shown this once.
  *
+ * @useDeclaredType
  * @example
  * const created: WebhookEndpointCreated = await client.webhookEndpoints.create(partnerId, { url });
  * await secrets.put('payments-webhook-secret', created.signing_secret);
