@@ -53,29 +53,30 @@ const typeIssue = (expected: string, input: unknown, message: string | undefined
   message: message ?? messages.type(expected, input),
 });
 
-/** A type test and its checks: `z.string()`, `z.number()`, `z.boolean()`. */
-function primitive(
-  expected: string,
-  test: (value: unknown) => boolean,
-  message?: string,
-  checks: Check[] = [],
-) {
-  return new Schema(
+// One function per kind (not one taking a test), so that each type test is inlined where it runs.
+export const string = (message?: string, checks: Check[] = []) =>
+  new Schema(
     withChecks((value, issues) => {
-      if (!test(value)) issues.push(typeIssue(expected, value, message));
+      if (typeof value !== 'string') issues.push(typeIssue('string', value, message));
       return value;
     }, checks),
   );
-}
-
-export const string = (message?: string, checks?: Check[]) =>
-  primitive('string', (v) => typeof v === 'string', message, checks);
 const isNumber = (v: unknown) => typeof v === 'number' && !Number.isNaN(v) && Number.isFinite(v);
-export const number = (message?: string, checks?: Check[]) => primitive('number', isNumber, message, checks);
+export const number = (message?: string, checks: Check[] = []) =>
+  new Schema(
+    withChecks((value, issues) => {
+      if (!isNumber(value)) issues.push(typeIssue('number', value, message));
+      return value;
+    }, checks),
+  );
 /** `z.int()`: a number, then zod's safe-integer format check (the schema's message covers both). */
 export const int = (message?: string, checks: Check[] = []) =>
-  primitive('number', isNumber, message, [safeInteger(message), ...checks]);
-export const boolean = (message?: string) => primitive('boolean', (v) => typeof v === 'boolean', message);
+  number(message, [safeInteger(message), ...checks]);
+export const boolean = (message?: string) =>
+  new Schema((value, issues) => {
+    if (typeof value !== 'boolean') issues.push(typeIssue('boolean', value, message));
+    return value;
+  });
 export const unknown = () => new Schema((value) => value);
 
 /** `z.enum()` and `z.literal()`: one of `values`. */
