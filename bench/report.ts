@@ -10,6 +10,8 @@ import {
   workerMet,
 } from './footprint.js';
 import type { MemoryResult } from './memory.js';
+import type { MockBenchResult } from './mock.js';
+import { renderMock } from './mock-report.js';
 import type { RedactionResult } from './redaction.js';
 import { formatBytes, formatRate, formatRatio, type Sample } from './stats.js';
 
@@ -35,6 +37,7 @@ export interface Report {
   workers?: WorkerBundle[];
   memory?: MemoryResult;
   redaction?: RedactionResult;
+  mock?: MockBenchResult;
 }
 
 export function machine(): string {
@@ -163,6 +166,7 @@ export function renderReport(report: Report, command: string): string {
       `| failed \`orders.get\` (404 from an in-process \`fetch\`) | ${r.aloneMs.toFixed(1)} ms | ${r.crowdedMs.toFixed(1)} ms |`,
     );
   }
+  if (report.mock) out.push(...renderMock(report.mock));
   return out.join('\n');
 }
 

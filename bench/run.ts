@@ -5,13 +5,24 @@
  *   npm run bench -- --quick           small numbers, a smoke test (prints only)
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *
- * Sections: http (orders.get and orders.create), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
- * memory, redaction (errors with 50,000 clients in the process); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
+ * Sections: http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
+ * memory, redaction (errors with 50,000 clients in the process), mock (the mock bin against Prism under
+ * load), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
 import { coldStartGoals, workerMet } from './footprint.js';
 import { met, type Report, renderReport, writeReport } from './report.js';
 
-const SECTIONS = ['http', 'fleet', 'webhooks', 'footprint', 'memory', 'redaction'] as const;
+const SECTIONS = [
+  'http',
+  'intents',
+  'fleet',
+  'webhooks',
+  'footprint',
+  'memory',
+  'redaction',
+  'deno',
+  'mock',
+] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -30,6 +41,13 @@ if (only.includes('http')) {
     ...(await benchHttp(quick ? { perRound: 500, rounds: 2 } : { perRound: 1_000, rounds: 24 })),
   );
 }
+if (only.includes('intents')) {
+  step('exactly-once on the success path (payments.create with a key; memory and Redis intent stores)');
+  const { benchIntents } = await import('./intents.js');
+  report.comparisons.push(
+    ...(await benchIntents(quick ? { perRound: 300, rounds: 2 } : { perRound: 500, rounds: 30 })),
+  );
+}
 if (only.includes('fleet')) {
   step('fleet options while idle (orders.get with tokenStore and rateLimit)');
   const { benchFleet } = await import('./fleet.js');
@@ -45,6 +63,13 @@ if (only.includes('webhooks')) {
   const { benchWebhooks } = await import('./webhooks.js');
   report.comparisons.push(
     ...(await benchWebhooks(quick ? { perRound: 2_000, rounds: 2 } : { perRound: 5_000, rounds: 28 })),
+  );
+}
+if (only.includes('deno')) {
+  step('payments.create on Deno, a connection of its own per charge');
+  const { benchDeno } = await import('./deno.js');
+  report.comparisons.push(
+    ...(await benchDeno(quick ? { perRound: 50, rounds: 2 } : { perRound: 50, rounds: 60 })),
   );
 }
 if (only.includes('footprint')) {
@@ -66,6 +91,12 @@ if (only.includes('redaction')) {
   report.redaction = await benchRedaction(quick ? 5_000 : 50_000, 1_000);
 }
 
+if (only.includes('mock')) {
+  step('the mock bin against Prism (location read, order creation, concurrency 32)');
+  const { benchMock } = await import('./mock.js');
+  report.mock = await benchMock(quick ? { perRound: 500, rounds: 2 } : { perRound: 3_000, rounds: 8 });
+}
+
 const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 const markdown = renderReport(report, command);
 console.log(markdown);
@@ -78,3 +109,9 @@ const missed = [
   ...(report.workers ?? []).filter((w, _, all) => workerMet(w, all) === false).map((w) => `worker ${w.what}`),
 ];
 if (missed.length) console.error(`[bench] goals missed: ${missed.join('; ')}`);
+if (report.mock) {
+  const { mockRowMet } = await import('./mock-report.js');
+  const mockMissed = report.mock.rows.filter((r) => !mockRowMet(r).rate || !mockRowMet(r).ratio);
+  if (mockMissed.length)
+    console.error(`[bench] mock goals missed: ${mockMissed.map((r) => r.figure).join('; ')}`);
+}

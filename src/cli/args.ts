@@ -6,15 +6,21 @@ import { EVENT_KINDS, type KnownEventKind } from '../schemas/events.js';
 
 export const USAGE = `Usage:
   partner-payments-mock [--port 4010] [--host 127.0.0.1] [--no-auto] [--forward-to URL]
+                        [--rate-limit off|low|standard|high] [--max-orders 100000] [--no-specs]
   partner-payments-mock trigger <event_kind> [--mock http://127.0.0.1:4010]
 
 Runs the Partner Payments Service mock on a loopback HTTP server, with its dashboard at /_mock/
-and its control API at /_mock/v1.
+and its control API at /_mock/v1 (every fixture and credential: GET /_mock/v1/fixtures).
   --port        port to listen on (default 4010; 0 picks a free one)
   --host        loopback address (default 127.0.0.1)
   --no-auto     do not approve, settle and refund on their own (demo mode is on by default)
   --forward-to  a loopback URL (http allowed) to deliver the printed client's webhook events to;
                 prints the endpoint's signing secret and one line per delivery attempt
+  --rate-limit  the printed client's rate tier (default high: burst 200, 100/s); off lifts rate
+                limiting for every client (load tests)
+  --max-orders  the most orders kept (default 100000); past it the oldest goes, with its payments,
+                refunds and webhook deliveries
+  --no-specs    the well-known OpenAPI and AsyncAPI documents answer 404 spec_not_available
 
 trigger makes a running mock produce one event (creating the order, payment or refund it needs)
 and prints its event id. Event kinds: ${EVENT_KINDS.join(', ')}.
@@ -40,12 +46,19 @@ export function parseLoopbackUrl(value: string, flag: string): string {
   return url.href;
 }
 
+/** The values of `--rate-limit`: a tier for the printed client, or `off` for no limit at all. */
+export const RATE_LIMIT_VALUES = ['off', 'low', 'standard', 'high'] as const;
+export type RateLimitArg = (typeof RATE_LIMIT_VALUES)[number];
+
 export interface ServeArgs {
   command: 'serve';
   port: number;
   host: string;
   autoProcess: boolean;
   forwardTo: string | null;
+  rateLimit: RateLimitArg;
+  maxOrders: number;
+  specs: boolean;
   help: boolean;
 }
 
@@ -77,10 +90,21 @@ function parseServe(argv: string[]): ServeArgs {
       host: { type: 'string', default: '127.0.0.1' },
       'no-auto': { type: 'boolean', default: false },
       'forward-to': { type: 'string' },
+      'rate-limit': { type: 'string', default: 'high' },
+      'max-orders': { type: 'string', default: '100000' },
+      'no-specs': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const port = Number(values.port);
+  const rateLimit = values['rate-limit'];
+  if (!(RATE_LIMIT_VALUES as readonly string[]).includes(rateLimit)) {
+    throw new UsageError(`--rate-limit must be one of ${RATE_LIMIT_VALUES.join(', ')}, got ${rateLimit}`);
+  }
+  const maxOrders = Number(values['max-orders'].replace(/_/g, ''));
+  if (!/^\d[\d_]*$/.test(values['max-orders']) || !Number.isSafeInteger(maxOrders) || maxOrders < 1) {
+    throw new UsageError(`--max-orders must be a whole number >= 1, got ${values['max-orders']}`);
+  }
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new UsageError(`--port must be 0-65535, got ${values.port}`);
   }
@@ -94,6 +118,9 @@ function parseServe(argv: string[]): ServeArgs {
     host: values.host,
     autoProcess: !values['no-auto'],
     forwardTo: forward === undefined ? null : parseLoopbackUrl(forward, '--forward-to'),
+    rateLimit: rateLimit as RateLimitArg,
+    maxOrders,
+    specs: !values['no-specs'],
     help: values.help,
   };
 }

@@ -26,7 +26,14 @@ export function listenError(error: unknown, host: string, port: number): Error {
 export async function serve(args: ServeArgs): Promise<void> {
   const write = (line: string) => process.stdout.write(`${line}\n`);
   // The bin serves people and demos: its clock follows real time, so tokens and payments expire on their own.
-  const mock = createMockService({ autoProcess: args.autoProcess, clock: { realTime: true } });
+  const mock = createMockService({
+    autoProcess: args.autoProcess,
+    clock: { realTime: true },
+    rateLimits: args.rateLimit !== 'off',
+    credentialsTier: args.rateLimit === 'off' ? 'high' : args.rateLimit,
+    maxOrders: args.maxOrders,
+    specs: args.specs,
+  });
   let server: MockServer;
   try {
     server = await mock.listen({ port: args.port, host: args.host });
@@ -41,12 +48,15 @@ export async function serve(args: ServeArgs): Promise<void> {
     `  auth URL:      ${server.authUrl}`,
     `  client id:     ${mock.credentials.clientId}`,
     `  client secret: ${mock.credentials.clientSecret}   (a fixed mock credential, not a real secret)`,
+    `  rate limit:    ${rateLimitLine(args.rateLimit)}`,
     `  partner id:    ${partner.partnerId}`,
     `  location (payments enabled): ${partner.locations.payments}`,
     `  location (no payments):      ${partner.locations.noPayments}`,
     `  location (inactive):         ${partner.locations.inactive}`,
     `  dashboard:     ${server.baseUrl}/_mock/`,
     `  control API:   ${server.baseUrl}/_mock/v1 (described by ${server.baseUrl}/_mock/v1/openapi.json)`,
+    `  fixtures:      ${server.baseUrl}/_mock/v1/fixtures (every partner, client and location, mock credentials included)`,
+    `  max orders:    ${args.maxOrders.toLocaleString('en-US')} (the oldest goes first)${args.specs ? '' : '; spec documents off (--no-specs)'}`,
     `  demo mode: ${args.autoProcess ? 'on (approve after 1.5 s, amounts ending in 13 decline)' : 'off'}`,
   ];
   let forward: ReturnType<typeof forwardWebhooks> | null = null;
@@ -68,4 +78,12 @@ export async function serve(args: ServeArgs): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+const TIERS = { low: 'burst 10, 5/s', standard: 'burst 50, 20/s', high: 'burst 200, 100/s' } as const;
+
+/** What the banner says about rate limits. */
+function rateLimitLine(value: ServeArgs['rateLimit']): string {
+  if (value === 'off') return 'off for every client (--rate-limit off)';
+  return `${value} tier for this client (${TIERS[value]}); --rate-limit off lifts it`;
 }

@@ -59,6 +59,85 @@ interface Timer {
   run: () => void;
   /** Survives clear(): a delayed answer still arrives after a reset. */
   keep: boolean;
+  /** Its place in the heap; -1 once it left. */
+  index: number;
+}
+
+/** Whether timer `a` falls due before `b` (by due time, then by the order they were scheduled). */
+const before = (a: Timer, b: Timer) => a.at < b.at || (a.at === b.at && a.seq < b.seq);
+
+/**
+ * The pending timers as a binary min-heap: the next due timer is at the top, adding and removing
+ * one (a cancel) cost O(log n), so a mock with 100,000 pending payment expiries stays fast.
+ */
+class TimerHeap {
+  private items: Timer[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): Timer | undefined {
+    return this.items[0];
+  }
+
+  push(timer: Timer): void {
+    timer.index = this.items.length;
+    this.items.push(timer);
+    this.up(timer.index);
+  }
+
+  remove(timer: Timer): void {
+    const i = timer.index;
+    if (i < 0 || this.items[i] !== timer) return;
+    const last = this.items.pop()!;
+    timer.index = -1;
+    if (last === timer) return;
+    this.items[i] = last;
+    last.index = i;
+    this.up(i);
+    this.down(last.index);
+  }
+
+  /** Keeps only the timers `keep` says, in a new heap order. */
+  filter(keep: (timer: Timer) => boolean): void {
+    const kept = this.items.filter(keep);
+    for (const t of this.items) t.index = -1;
+    this.items = [];
+    for (const t of kept) this.push(t);
+  }
+
+  private swap(i: number, j: number): void {
+    const a = this.items[i]!;
+    const b = this.items[j]!;
+    this.items[i] = b;
+    this.items[j] = a;
+    a.index = j;
+    b.index = i;
+  }
+
+  private up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(this.items[i]!, this.items[parent]!)) return;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const n = this.items.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let least = i;
+      if (l < n && before(this.items[l]!, this.items[least]!)) least = l;
+      if (r < n && before(this.items[r]!, this.items[least]!)) least = r;
+      if (least === i) return;
+      this.swap(i, least);
+      i = least;
+    }
+  }
 }
 
 export function createClock(options: MockClockOptions = {}): InternalClock {
@@ -68,14 +147,14 @@ export function createClock(options: MockClockOptions = {}): InternalClock {
   const realTime = options.realTime === true;
   let offset = 0;
   let seq = 0;
-  let timers: Timer[] = [];
+  const timers = new TimerHeap();
   let wake: ReturnType<typeof setTimeout> | undefined;
+  let wakeAt = Number.NaN;
   const listeners: (() => void)[] = [];
   const base = () => start + (realTime ? Date.now() - realStart : 0);
   const now = () => base() + offset;
-  const next = () => timers.reduce<Timer | undefined>((a, t) => (!a || t.at < a.at ? t : a), undefined);
   const fire = (timer: Timer) => {
-    timers = timers.filter((t) => t !== timer);
+    timers.remove(timer);
     try {
       timer.run();
     } catch {
@@ -83,34 +162,37 @@ export function createClock(options: MockClockOptions = {}): InternalClock {
     }
   };
   const runDue = () => {
-    for (let t = next(); t && t.at <= now(); t = next()) fire(t);
+    for (let t = timers.peek(); t && t.at <= now(); t = timers.peek()) fire(t);
     for (const listener of listeners) listener();
   };
   // Real-time mode only: one unref'd wake-up at the next due timer. It moves nothing by itself; the
-  // clock already follows real time, this only notices that a timer fell due.
+  // clock already follows real time, this only notices that a timer fell due. It is re-armed only
+  // when the next due time changed, not on every request.
   const arm = () => {
     if (!realTime) return;
+    const first = timers.peek();
+    if (first && wake && first.at === wakeAt) return;
     if (wake) clearTimeout(wake);
-    const first = next();
-    wake = first
-      ? setTimeout(
-          () => {
-            wake = undefined;
-            runDue();
-            arm();
-          },
-          Math.max(0, first.at - now()),
-        )
-      : undefined;
-    wake?.unref();
+    wake = undefined;
+    wakeAt = Number.NaN;
+    if (!first) return;
+    wakeAt = first.at;
+    wake = setTimeout(
+      () => {
+        wake = undefined;
+        wakeAt = Number.NaN;
+        runDue();
+        arm();
+      },
+      Math.max(0, first.at - now()),
+    );
+    wake.unref();
   };
   const schedule = (ms: number, run: () => void, keep = false) => {
-    const timer: Timer = { at: now() + Math.max(0, ms), seq: seq++, run, keep };
+    const timer: Timer = { at: now() + Math.max(0, ms), seq: seq++, run, keep, index: -1 };
     timers.push(timer);
     arm();
-    return () => {
-      timers = timers.filter((t) => t !== timer);
-    };
+    return () => timers.remove(timer);
   };
   return {
     now,
@@ -119,7 +201,7 @@ export function createClock(options: MockClockOptions = {}): InternalClock {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advance(ms) needs a finite number >= 0');
       const target = offset + ms;
       // Step through due timers so that each one reads its own due time from the clock.
-      for (let t = next(); t && t.at <= base() + target; t = next()) {
+      for (let t = timers.peek(); t && t.at <= base() + target; t = timers.peek()) {
         offset = Math.max(offset, t.at - base());
         fire(t);
       }
@@ -137,12 +219,13 @@ export function createClock(options: MockClockOptions = {}): InternalClock {
       arm();
     },
     clear() {
-      timers = timers.filter((t) => t.keep);
+      timers.filter((t) => t.keep);
       arm();
     },
     close() {
       if (wake) clearTimeout(wake);
       wake = undefined;
+      wakeAt = Number.NaN;
     },
   };
 }

@@ -11,8 +11,9 @@ import { type MockFixtures, makeLocation, seedFixtures, storeClient } from './do
 import { createProcessor } from './domain/processor.js';
 import { snapshot } from './domain/snapshot.js';
 import { MockState } from './domain/state.js';
+import { incomingFromRequest } from './engine/incoming.js';
 import type { MockCore } from './engine/mock-core.js';
-import { MockControlError } from './engine/respond.js';
+import { MockControlError, toResponse } from './engine/respond.js';
 import { createDispatch } from './engine/router.js';
 import { TokenAuthority } from './engine/token-authority.js';
 import { resetCause } from './faults/fault-play.js';
@@ -20,7 +21,7 @@ import { FaultQueue } from './faults/fault-queue.js';
 import type { MockService } from './mock-service.js';
 import { type MockServiceOptions, resolveOptions } from './options.js';
 import { buildRoutes } from './routes/index.js';
-import { serveFetch } from './servers/http-server.js';
+import { serveEngine } from './servers/http-server.js';
 import { mswHandlers } from './servers/msw.js';
 import { WebhookDeliverer } from './webhooks/deliverer.js';
 import { registerControl } from './webhooks/registration.js';
@@ -39,7 +40,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const clock = createClock(options.clock);
   const faults = new FaultQueue();
   const state = new MockState();
-  const fixtures = opts.seed ? seedFixtures(state, clock.iso()) : emptyFixtures();
+  const fixtures = opts.seed ? seedFixtures(state, clock.iso(), opts.credentialsTier) : emptyFixtures();
+  /** The pending expiry of each payment, cancelled when its order is evicted. */
+  const expiries = new Map<string, () => void>();
   const deliverer = new WebhookDeliverer(clock, state, opts.webhookTimeoutMs);
   const core: MockCore = {
     state,
@@ -49,10 +52,34 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     buckets: new Map(),
     emit: (event) => deliverer.emit(event),
     onCreated: (kind, id) => {
+      if (kind === 'order') {
+        // Past the limit the oldest order goes, with what hangs off it (bounded memory).
+        while (state.orders.size > opts.maxOrders) {
+          const old = state.evictOldestOrder();
+          if (!old) break;
+          for (const paymentId of old.paymentIds) {
+            expiries.get(paymentId)?.();
+            expiries.delete(paymentId);
+          }
+          deliverer.forgetOrder(old.order_id);
+        }
+        return;
+      }
       // A pending payment expires on the mock clock; expire() refuses (and the clock skips it) once
       // the payment moved on.
-      if (kind === 'payment') clock.schedule(opts.paymentTtlMs, () => processor.expire(id));
+      if (kind === 'payment') {
+        const cancel = clock.schedule(opts.paymentTtlMs, () => {
+          expiries.delete(id);
+          processor.expire(id);
+        });
+        expiries.set(id, cancel);
+      }
       if (opts.autoProcess) scheduleAutoProcess(opts.autoProcess, processor, clock, state, kind, id);
+    },
+    onLeftPending: (paymentId) => {
+      // A payment that left pending never expires: its timer goes now, not in 15 minutes.
+      expiries.get(paymentId)?.();
+      expiries.delete(paymentId);
     },
     maintenance: false,
   };
@@ -60,10 +87,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   clock.onAdvance(() => deliverer.runDue());
   const routes = buildRoutes(core);
   const dispatch = createDispatch(core, routes, faults, () => clock.tick());
+  // The engine behind a fetch signature (msw); a reset stays `Response.error()`.
+  const engineFetch = async (request: Request) =>
+    toResponse(await dispatch(await incomingFromRequest(request)));
   let handlers: RequestHandler[] | undefined;
   const mock: MockService = {
     get handlers() {
-      handlers ??= mswHandlers(dispatch);
+      handlers ??= mswHandlers(engineFetch);
       return handlers;
     },
     clock,
@@ -99,7 +129,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         state.locations.set(l.location_id, l);
         ids.push(l.location_id);
       }
-      state.partners.add(partnerId);
+      if (!state.partners.has(partnerId)) state.addPartner(partnerId);
       return ids;
     },
     addClient: ({ partnerId, scopes = [...SCOPES], tier = 'standard' }) =>
@@ -125,7 +155,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       core.maintenance = on;
     },
     async fetch(request) {
-      const response = await dispatch(request);
+      const response = await engineFetch(request);
       // A reset (`failNext({ network: true })`) rejects, as `fetch` does when the connection drops.
       if (response.type === 'error') throw new TypeError('fetch failed', { cause: resetCause() });
       return response;
@@ -136,9 +166,10 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         mock,
         state: () => core.state,
         pinnedEndpoints: () => pinnedEndpoints(mock),
+        maintenance: () => core.maintenance,
       });
-      const server = await serveFetch(
-        (request) => (isControlPath(new URL(request.url).pathname) ? control(request) : dispatch(request)),
+      const server = await serveEngine(
+        (incoming) => (isControlPath(pathOf(incoming.url)) ? control(incoming) : dispatch(incoming)),
         listenOptions,
       );
       return { ...server, baseUrl: server.url, authUrl: server.url };
@@ -146,8 +177,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     reset() {
       state.clear();
       // Seeded ids and credentials are fixed, so the fixtures object keeps describing the new seed.
-      if (opts.seed) Object.assign(fixtures, seedFixtures(state, clock.iso()));
+      if (opts.seed) Object.assign(fixtures, seedFixtures(state, clock.iso(), opts.credentialsTier));
       clock.clear();
+      expiries.clear();
       core.buckets.clear();
       core.maintenance = false;
       faults.clear();
@@ -160,5 +192,27 @@ export function createMockService(options: MockServiceOptions = {}): MockService
 
 function emptyFixtures(): MockFixtures {
   const none = { clientId: '', clientSecret: '', scopes: [], tier: 'standard' as const };
-  return { partners: [], revokedClient: none, lowTierClient: none, chargeOnlyClient: none };
+  const nobody = {
+    partnerId: '',
+    parentPartnerId: null,
+    organizationId: '',
+    clients: [],
+    locations: { payments: '', noPayments: '', inactive: '', all: [] },
+  };
+  return {
+    partners: [],
+    parentPartner: nobody,
+    childPartner: nobody,
+    revokedClient: none,
+    lowTierClient: none,
+    chargeOnlyClient: none,
+  };
+}
+
+/** The path of an absolute URL, without the query (no URL parsing on the hot path). */
+function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  const query = url.indexOf('?', start);
+  return url.slice(start, query < 0 ? undefined : query);
 }

@@ -1,6 +1,7 @@
 // The mock's options: MockServiceOptions, the demo mode's AutoProcessOptions, and `resolveOptions()`,
 // which fills in the defaults.
 import type { MockClockOptions } from './clock.js';
+import type { RateTier } from './domain/state.js';
 
 /**
  * Demo mode: the processor answers on its own, on the mock clock (the bin's clock follows real time;
@@ -49,6 +50,18 @@ export interface MockServiceOptions {
   rateLimits?: boolean;
   /** Serve the well-known OpenAPI/AsyncAPI documents; off, they answer 404 `spec_not_available`. @default true */
   specs?: boolean;
+  /**
+   * The rate tier of `mock.credentials` (partner A's all-scopes client). `high` (burst 200, 100/s)
+   * keeps SDK tests with ~100 parallel calls unthrottled; `rateLimits: false` lifts limits for all.
+   * @default 'high'
+   */
+  credentialsTier?: RateTier;
+  /**
+   * The most orders the mock keeps. Past it the oldest order goes, with its payments, refunds,
+   * events, webhook deliveries and Idempotency-Key entry, so a long load test keeps bounded memory.
+   * @default 100_000
+   */
+  maxOrders?: number;
 }
 
 export interface ResolvedOptions {
@@ -60,6 +73,8 @@ export interface ResolvedOptions {
   webhookTimeoutMs: number;
   rateLimits: boolean;
   specs: boolean;
+  credentialsTier: RateTier;
+  maxOrders: number;
 }
 
 export function resolveOptions(options: MockServiceOptions): ResolvedOptions {
@@ -81,5 +96,15 @@ export function resolveOptions(options: MockServiceOptions): ResolvedOptions {
     webhookTimeoutMs: options.webhookTimeoutMs ?? 30_000,
     rateLimits: options.rateLimits ?? true,
     specs: options.specs ?? true,
+    credentialsTier: options.credentialsTier ?? 'high',
+    maxOrders: checkedMaxOrders(options.maxOrders),
   };
+}
+
+function checkedMaxOrders(value: number | undefined): number {
+  if (value === undefined) return 100_000;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`maxOrders must be a whole number >= 1, got ${value}`);
+  }
+  return value;
 }

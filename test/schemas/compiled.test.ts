@@ -94,6 +94,32 @@ describe('the compiled checks and the zod schemas', () => {
   });
 });
 
+describe('a compiled check as the SDK calls it', () => {
+  // Typed as the zod schema it was compiled from: every zod method the SDK's code calls on one must
+  // exist (the exactly-once runner parses a landed payment or refund with `parse`).
+  it.each(SUBJECTS.map((s) => [s.name, s] as const))(
+    '%s: parse returns what safeParse returns, or throws its issues',
+    (_n, s) => {
+      const valid = s.valid();
+      const parsed = s.compiled.safeParse(valid);
+      expect(parsed.success).toBe(true);
+      expect((s.compiled as unknown as { parse(v: unknown): unknown }).parse(valid)).toEqual(
+        parsed.success ? parsed.data : undefined,
+      );
+      const bad = s.compiled.safeParse(42);
+      expect(bad.success).toBe(false);
+      let thrown: unknown;
+      try {
+        (s.compiled as unknown as { parse(v: unknown): unknown }).parse(42);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(Error);
+      expect((thrown as { issues: unknown }).issues).toEqual(bad.success ? undefined : bad.error.issues);
+    },
+  );
+});
+
 function setAt(target: Record<string, unknown>, path: (string | number)[], value: unknown, remove: boolean) {
   let node: unknown = target;
   for (const key of path.slice(0, -1)) {

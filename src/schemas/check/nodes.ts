@@ -38,12 +38,30 @@ export class Schema {
       },
     };
   }
+
+  /**
+   * zod's `parse`: the parsed value, or a thrown {@link CheckError} holding the issues (zod would
+   * throw its `ZodError`, which has the same `issues`).
+   */
+  parse(value: unknown): unknown {
+    const result = this.safeParse(value);
+    if (!result.success) throw new CheckError(result.error.issues);
+    return result.data;
+  }
+}
+
+/** What {@link Schema.parse} throws: the issues, one per line in the message, as zod's error holds them. */
+export class CheckError extends Error {
+  constructor(readonly issues: CheckFailure['error']['issues']) {
+    super(issues.map((i) => `${i.path.map(String).join('.') || '(value)'}: ${i.message}`).join('\n'));
+    this.name = 'CheckError';
+  }
 }
 
 /**
  * `schema` typed as the zod schema it was compiled from as well, so that it goes where that schema
  * went (`Requester.request`, whose public signature names zod's `ZodType`): the code it reaches only
- * calls `safeParse`, which it has.
+ * calls `safeParse` and `parse`, which it has.
  */
 export const typed = <T>(schema: Schema): T & Schema => schema as T & Schema;
 

@@ -73,8 +73,9 @@ export function controlOpenApi(routes: readonly ControlRoute[]) {
       version: VERSION,
       license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Drives the mock from any language: processor outcomes, the clock, faults, webhook ' +
-        'deliveries and reset. No authentication; served on the loopback server only. Requests ' +
+        'Drives the mock from any language: the fixtures (mock credentials), machine clients, user ' +
+        'tokens, maintenance, processor outcomes, the clock, faults, webhook deliveries and reset. ' +
+        'No authentication; served on the loopback server only. Requests ' +
         'from another origin answer 403; another method on a known path answers 405 with Allow.',
     },
     servers: [{ url: '/', description: 'The mock on loopback' }],

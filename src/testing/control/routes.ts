@@ -17,6 +17,8 @@ export interface ControlDeps {
   state(): MockState;
   /** Webhook endpoints that survive a reset (the bin's `--forward-to` endpoint). */
   pinnedEndpoints?(): readonly string[];
+  /** Whether maintenance mode is on (the dashboard shows it). */
+  maintenance?(): boolean;
 }
 
 export interface ControlContext {
@@ -37,7 +39,7 @@ export interface ControlRoute {
   path: string;
   operationId: string;
   summary: string;
-  tag: 'processor' | 'clock' | 'faults' | 'webhooks' | 'state' | 'meta';
+  tag: 'access' | 'processor' | 'clock' | 'faults' | 'webhooks' | 'state' | 'meta';
   /** The JSON body it takes; without one, any body is ignored. */
   body?: z.ZodType;
   /** Whether the body may be left out (every field optional). */
@@ -82,13 +84,13 @@ const PAYMENT_CALLS: Record<PaymentAction, (p: MockProcessor, id: string) => voi
 
 /** Runs a transition; a transition the state does not allow is a 409 that changed nothing. */
 function transition(deps: ControlDeps, run: () => void): { event_id: string; event_kind: string }[] {
-  const before = deps.mock.webhooks.events().length;
+  const last = deps.mock.webhooks.events().at(-1)?.event_id;
   // A MockControlError that refuses the transition is answered with its status (serve.ts).
   run();
-  return deps.mock.webhooks
-    .events()
-    .slice(before)
-    .map((e: EventEnvelope) => ({ event_id: e.event_id, event_kind: e.event_kind }));
+  const events = deps.mock.webhooks.events();
+  // The log keeps the latest events only: what follows the last one seen before is new.
+  const from = last === undefined ? 0 : events.findIndex((e) => e.event_id === last) + 1;
+  return events.slice(from).map((e: EventEnvelope) => ({ event_id: e.event_id, event_kind: e.event_kind }));
 }
 
 function paymentOf(deps: ControlDeps, id: string) {

@@ -1,5 +1,6 @@
 // The zod schemas of the control API's requests and answers.
 import { z } from 'zod';
+import { SCOPES } from '../../schemas/common.js';
 import { FaultJson } from '../faults/fault-spec.js';
 
 // Request and response shapes of the control API (`/_mock/v1`). The route table names them and the
@@ -103,3 +104,86 @@ export const ControlError = z.object({
   message: z.string(),
   request_id: z.string(),
 });
+
+const tier = z.enum(['low', 'standard', 'high', 'enterprise']).describe('A rate tier of spec section 8');
+const scopes = z.array(z.enum(SCOPES)).describe('Scopes with the svc/ prefix');
+
+/** One machine client in the fixtures (mock credentials: fixed, public, for tests only). */
+export const FixtureClientView = z.object({
+  client_id: z.string(),
+  client_secret: z.string().describe('A mock credential, printed on purpose; never a real secret'),
+  scopes: z.array(z.string()),
+  tier,
+  revoked: z.boolean(),
+});
+
+export const FixtureLocationView = z.object({
+  location_id: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  features: z.array(z.string()).describe('A location takes payments with `payments` among them'),
+});
+
+export const FixturePartnerView = z.object({
+  partner_id: z.string(),
+  parent_partner_id: z.string().nullable().describe('The partner whose subtree holds this one, or null'),
+  organization_id: z.string().nullable(),
+  clients: z.array(FixtureClientView),
+  locations: z.array(FixtureLocationView),
+});
+
+/** `GET /_mock/v1/fixtures` */
+export const FixturesView = z.object({
+  note: z.string(),
+  partners: z.array(FixturePartnerView),
+  named: z
+    .object({
+      default_client_id: z.string().describe('The client the bin prints (partner A, every scope)'),
+      low_tier_client_id: z.string(),
+      charge_only_client_id: z.string(),
+      revoked_client_id: z.string(),
+      isolated_partner_id: z.string().describe('Partner B: shares nothing with partner A'),
+      parent_partner_id: z.string().describe('Partner C: its subtree holds partner D'),
+      child_partner_id: z.string().describe('Partner D, a child of partner C'),
+    })
+    .nullable()
+    .describe('The seeded fixtures by role; null for a mock without a seed'),
+});
+
+/** `POST /_mock/v1/clients` */
+export const ClientCreate = z.strictObject({
+  partner_id: z.string().min(1).describe('A partner of the fixtures'),
+  scopes: scopes.optional().describe('Default: every scope'),
+  tier: tier.optional().describe('Default: standard'),
+});
+
+export const ClientCreated = z.object({
+  client_id: z.string(),
+  client_secret: z.string(),
+  partner_id: z.string(),
+  scopes: z.array(z.string()),
+  tier,
+});
+
+export const ClientRevoked = z.object({ client_id: z.string(), revoked: z.literal(true) });
+
+/** `POST /_mock/v1/user-tokens` */
+export const UserTokenCreate = z.strictObject({
+  partner_id: z.string().min(1).describe('A partner of the fixtures'),
+  user_id: z.string().min(1).max(200).optional().describe('The POS user (default: a new id)'),
+});
+
+export const UserToken = z.object({
+  access_token: z.string().describe('A POS user-pool token: accepted by order creation only'),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  partner_id: z.string(),
+  user_id: z.string(),
+});
+
+/** `POST /_mock/v1/maintenance` */
+export const MaintenanceSet = z.strictObject({
+  on: z.boolean().describe('true: every API request answers 503 service_unavailable'),
+});
+
+export const MaintenanceState = z.object({ maintenance: z.boolean() });

@@ -2,16 +2,20 @@
 // the loopback and same-origin guard, body parsing, and error answers.
 import { isLoopbackHost } from '../../schemas/common.js';
 import { renderDashboard } from '../dashboard/page.js';
+import type { Incoming } from '../engine/incoming.js';
+import { issuesToError } from '../engine/issues.js';
 import {
+  type Answer,
   errorResponse,
   json,
   MockApiError,
   MockControlError,
   type MockControlErrorCode,
   newRequestId,
+  Reply,
   unexpectedErrorResponse,
 } from '../engine/respond.js';
-import { issuesToError } from '../engine/router.js';
+import { ACCESS_ROUTES } from './access-routes.js';
 import { controlOpenApi } from './openapi.js';
 import { CONTROL_ROUTES, type ControlDeps, type ControlRoute } from './routes.js';
 
@@ -61,7 +65,7 @@ export function controlApiError(error: MockControlError): MockApiError {
 }
 
 /** The control API's route table: routing and the OpenAPI document both read it. */
-export const ALL_ROUTES: readonly ControlRoute[] = [...CONTROL_ROUTES, ...META_ROUTES];
+export const ALL_ROUTES: readonly ControlRoute[] = [...ACCESS_ROUTES, ...CONTROL_ROUTES, ...META_ROUTES];
 
 function match(template: string, pathname: string): Record<string, string> | null {
   const want = template.split('/');
@@ -89,7 +93,7 @@ function match(template: string, pathname: string): Record<string, string> | nul
  * Refuses what a browser page from another origin, or a DNS-rebinding host name, could send: the
  * control API has no authentication, so only this machine's own pages and tools may drive it.
  */
-function guard(request: Request, url: URL): void {
+function guard(request: Incoming, url: URL): void {
   if (!isLoopbackHost(url.hostname)) {
     throw new MockApiError(403, 'forbidden', 'The control API answers loopback host names only');
   }
@@ -100,9 +104,9 @@ function guard(request: Request, url: URL): void {
   }
 }
 
-async function parseBody(route: ControlRoute, request: Request): Promise<unknown> {
+function parseBody(route: ControlRoute, request: Incoming): unknown {
   if (!route.body) return undefined;
-  const raw = await request.text();
+  const raw = new TextDecoder().decode(request.body);
   let value: unknown = {};
   if (raw.trim() !== '') {
     try {
@@ -114,7 +118,7 @@ async function parseBody(route: ControlRoute, request: Request): Promise<unknown
     throw new MockApiError(400, 'invalid_request', 'The request body is empty; send JSON');
   }
   const result = route.body.safeParse(value);
-  if (!result.success) throw issuesToError(result.error.issues);
+  if (!result.success) throw issuesToError(result.error.issues, value);
   return result.data;
 }
 
@@ -124,10 +128,10 @@ async function parseBody(route: ControlRoute, request: Request): Promise<unknown
  *
  * @example
  * const control = createControlHandler({ mock, state: () => core.state });
- * const response = await control(new Request('http://127.0.0.1:4010/_mock/v1/clock'));
+ * const answer = await control(await incomingFromRequest(new Request('http://127.0.0.1:4010/_mock/v1/clock')));
  */
 export function createControlHandler(deps: ControlDeps) {
-  return async function control(request: Request): Promise<Response> {
+  return async function control(request: Incoming): Promise<Answer> {
     const requestId = newRequestId();
     try {
       const url = new URL(request.url);
@@ -146,9 +150,9 @@ export function createControlHandler(deps: ControlDeps) {
         }
         throw new MockApiError(404, 'not_found', `The control API has no ${request.method} ${url.pathname}`);
       }
-      const body = await parseBody(found.route, request);
+      const body = parseBody(found.route, request);
       const result = await found.route.handle({ params: found.params!, body, url, requestId }, deps);
-      if (result instanceof Response) return result;
+      if (result instanceof Reply || result instanceof Response) return result;
       return json(found.route.status, result, requestId, { 'cache-control': 'no-store' });
     } catch (error) {
       if (error instanceof MockControlError) return errorResponse(controlApiError(error), requestId);

@@ -7,7 +7,7 @@ import { deliveryView } from '../control/views.js';
 import { escapeHtml } from '../domain/hosted-page.js';
 import { deriveOrderStatus } from '../domain/order-status.js';
 import type { MockState, PaymentRecord, RefundRecord } from '../domain/state.js';
-import { html } from '../engine/respond.js';
+import { html, type Reply } from '../engine/respond.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './assets.js';
 
 /** At most this many rows per table, newest first. */
@@ -118,8 +118,16 @@ export function liveFragment(deps: ControlDeps): string {
   const payments = newest(state.payments.values()).map((p) => paymentRow(state, p, nowMs));
   const refunds = newest(state.refunds.values()).map((r) => refundRow(state, r, nowMs));
   const dead = deps.mock.webhooks.deadLetters().length;
+  const maintenance = deps.maintenance?.() ?? false;
+  const toggle = button(
+    maintenance ? 'end maintenance' : 'start maintenance',
+    '/_mock/v1/maintenance',
+    true,
+    ` data-body='{"on":${!maintenance}}'`,
+  );
   return `<p class="clock">Mock clock: <strong id="clock-now" data-now-ms="${nowMs}">${e(new Date(nowMs).toISOString())}</strong>
-${dead > 0 ? `<span class="badge s-dead_letter">${dead} dead letter${dead === 1 ? '' : 's'}</span>` : ''}</p>
+${dead > 0 ? `<span class="badge s-dead_letter">${dead} dead letter${dead === 1 ? '' : 's'}</span>` : ''}
+${maintenance ? '<span class="badge s-failed" id="maintenance">maintenance: every API request answers 503</span>' : ''} ${toggle}</p>
 ${table('Orders', 'orders', ['Order', 'Total', 'Status', 'Payments', 'Created'], orders, 'No orders yet: create one through the API.')}
 ${table('Payments', 'payments', ['Payment', 'Order', 'Amount', 'Status', 'Updated', 'Processor outcome'], payments, 'No payments yet.')}
 ${table('Refunds', 'refunds', ['Refund', 'Payment', 'Amount', 'Status', 'Created', 'Processor outcome'], refunds, 'No refunds yet.')}
@@ -137,7 +145,7 @@ const ADVANCE = [
  * `GET /_mock/`: the whole page; `GET /_mock/?part=live` only the part the script refreshes. Every
  * value is escaped; no token, hosted checkout link or signing secret is ever on it.
  */
-export function renderDashboard(deps: ControlDeps, url: URL, requestId: string): Response {
+export function renderDashboard(deps: ControlDeps, url: URL, requestId: string): Reply {
   const nonce = randomBytes(16).toString('base64');
   const headers = {
     'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
@@ -153,7 +161,7 @@ export function renderDashboard(deps: ControlDeps, url: URL, requestId: string):
 <body><header><h1>Partner Payments mock</h1>
 <div class="controls" role="group" aria-label="Clock and state">${advance}
 ${button('reset', '/_mock/v1/reset', true, ' data-confirm="Forget every order, payment, refund and delivery?" class="danger"')}
-<a href="/_mock/v1/openapi.json">control API</a></div></header>
+<a href="/_mock/v1/openapi.json">control API</a> <a href="/_mock/v1/fixtures">fixtures</a></div></header>
 <p id="toast" role="status" aria-live="polite"></p>
 <main id="live">${liveFragment(deps)}</main>
 <script nonce="${nonce}">${DASHBOARD_SCRIPT}</script></body></html>`;

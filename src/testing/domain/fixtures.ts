@@ -1,5 +1,6 @@
-// The mock's seeded data: two partners with their locations and machine clients (revoked, low-tier
-// and charge-only ones too), with stable ids, and the builders of location and client records.
+// The mock's seeded data: two flat partners with their locations and machine clients (revoked,
+// low-tier and charge-only ones too), a parent partner with one child partner, all with stable ids;
+// and the builders of location and client records.
 import { SCOPES } from '../../schemas/common.js';
 import type { ClientRecord, LocationRecord, MockState, RateTier } from './state.js';
 
@@ -25,6 +26,8 @@ export interface FixtureClient {
  */
 export interface FixturePartner {
   partnerId: string;
+  /** The partner above this one (its subtree includes this one), or null. */
+  parentPartnerId: string | null;
   organizationId: string;
   /** The first client has every scope. */
   clients: FixtureClient[];
@@ -47,7 +50,15 @@ export interface FixturePartner {
  * const other = mock.fixtures.partners[1]!; // a second partner, for scope-isolation tests
  */
 export interface MockFixtures {
+  /**
+   * Every seeded partner: A and B (flat, for isolation tests), then the parent C and its child D
+   * (for the partner subtree, spec 1.8).
+   */
   partners: FixturePartner[];
+  /** Partner C: its subtree holds partner D, so it sees D's locations, orders and payments. */
+  parentPartner: FixturePartner;
+  /** Partner D, a child of partner C: it sees its own records only, not C's. */
+  childPartner: FixturePartner;
   /** A client of the first partner that is revoked: minting answers 401 `client_revoked`. */
   revokedClient: FixtureClient;
   /** A client of the first partner on the `low` tier (burst 10, sustained 5 per second). */
@@ -115,18 +126,19 @@ function seedPartner(
   index: number,
   extraLocations: number,
   createdAt: string,
+  mainTier: RateTier,
+  parentPartnerId: string | null = null,
 ): FixturePartner {
   const group = index + 1;
   const partnerId = seedUuid(group, 0xa000);
   const organizationId = seedUuid(group, 0xb000);
-  state.partners.add(partnerId);
+  state.addPartner(partnerId, parentPartnerId);
   const letter = String.fromCharCode(97 + index);
   const main = storeClient(state, partnerId, {
     clientId: `mock-partner-${letter}-all`,
     clientSecret: `mock-secret-${letter}-all-scopes`,
     scopes: ALL_SCOPES,
-    // The first partner's main client is `high` so that SDK tests with ~100 parallel calls are not throttled.
-    tier: index === 0 ? 'high' : 'standard',
+    tier: mainTier,
   });
   const special = [
     makeLocation(partnerId, organizationId, seedUuid(group, 1), 1, createdAt, {
@@ -150,16 +162,24 @@ function seedPartner(
   }
   return {
     partnerId,
+    parentPartnerId,
     organizationId,
     clients: [main],
     locations: { payments: all[0]!, noPayments: all[1]!, inactive: all[2]!, all },
   };
 }
 
-/** Seeds two partners (the first with 60 locations), their clients, a revoked and a low-tier client. */
-export function seedFixtures(state: MockState, createdAt: string): MockFixtures {
-  const a = seedPartner(state, 0, 57, createdAt);
-  const b = seedPartner(state, 1, 2, createdAt);
+/**
+ * Seeds partners A (60 locations) and B, their clients, a revoked, a low-tier and a charge-only
+ * client of A, and the parent partner C with its child D. `mainTier` is the tier of A's all-scopes
+ * client (`mock.credentials`): `high` by default, so that SDK tests with ~100 parallel calls are
+ * not throttled.
+ */
+export function seedFixtures(state: MockState, createdAt: string, mainTier: RateTier = 'high'): MockFixtures {
+  const a = seedPartner(state, 0, 57, createdAt, mainTier);
+  const b = seedPartner(state, 1, 2, createdAt, 'standard');
+  const parent = seedPartner(state, 2, 1, createdAt, 'standard');
+  const child = seedPartner(state, 3, 1, createdAt, 'standard', parent.partnerId);
   const lowTierClient = storeClient(state, a.partnerId, {
     clientId: 'mock-partner-a-low',
     clientSecret: 'mock-secret-a-low-tier',
@@ -184,5 +204,12 @@ export function seedFixtures(state: MockState, createdAt: string): MockFixtures 
     true,
   );
   a.clients.push(lowTierClient, chargeOnlyClient, revokedClient);
-  return { partners: [a, b], revokedClient, lowTierClient, chargeOnlyClient };
+  return {
+    partners: [a, b, parent, child],
+    parentPartner: parent,
+    childPartner: child,
+    revokedClient,
+    lowTierClient,
+    chargeOnlyClient,
+  };
 }

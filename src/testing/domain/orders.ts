@@ -9,19 +9,20 @@ import type { OrderRecord } from './state.js';
 // order's status is derived from its payments (order-status.ts), so payments move it on.
 
 /**
- * Creates an open order at a payable location of the partner (4.1). Throws the spec's error when the
- * location is outside the partner's scope or takes no payments.
+ * Creates an open order at a payable location inside the partner's subtree (4.1). Throws the spec's
+ * error when the location is outside the subtree or takes no payments.
  */
 export function createOrder(
   core: MockCore,
   caller: { partnerId: string; clientId: string | null },
   params: OrderCreateParams,
 ): OrderRecord {
-  payableLocation(core.state, caller.partnerId, params.location_id);
+  const location = payableLocation(core.state, caller.partnerId, params.location_id);
   const now = core.clock.iso();
   const order: OrderRecord = {
     order_id: randomUUID(),
-    partner_id: caller.partnerId,
+    // The order belongs to its location's partner: the caller, or a partner in the caller's subtree.
+    partner_id: location.partner_id,
     location_id: params.location_id,
     total_cents: params.total_cents,
     description: params.description ?? null,
@@ -42,7 +43,8 @@ export function createOrder(
     paymentIds: [],
     checkoutUsed: false,
   };
-  core.state.orders.set(order.order_id, order);
+  core.state.addOrder(order);
+  core.onCreated('order', order.order_id);
   return order;
 }
 

@@ -67,7 +67,9 @@ export function movePayment(core: MockCore, id: string, to: PaymentMove): Paymen
   if (!canMove(p, to)) {
     throw new MockControlError(`payment ${id} is ${p.status}; only ${from.join('/')} can become ${to}`);
   }
+  const wasPending = p.status === 'pending';
   p.status = to;
+  if (wasPending) core.onLeftPending(p.payment_id);
   touchPayment(core, p);
   if (to === 'settled') p.settled_at = p.updated_at;
   if (to === 'voided') p.voided_at = p.updated_at;

@@ -57,7 +57,7 @@ export function createRefund(
     created_at: core.clock.iso(),
     processor_message: null,
   };
-  core.state.refunds.set(refund.refund_id, refund);
+  core.state.addRefund(refund);
   core.onCreated('refund', refund.refund_id);
   return refund;
 }

@@ -1,5 +1,6 @@
 // The mock's in-memory state: the record types of clients, locations, orders, payments, refunds,
-// webhook endpoints and launch tokens, and MockState, which holds them all.
+// webhook endpoints and launch tokens, and MockState, which holds them all with the partner tree
+// (who is inside whose subtree) and forgets the oldest orders past a limit.
 import type { KnownEventKind } from '../../schemas/events.js';
 
 /**
@@ -104,10 +105,24 @@ export interface LaunchTokenRecord {
   used: boolean;
 }
 
+/**
+ * What an Idempotency-Key remembers: a digest of the body it came with, when, and the order it
+ * made. The answer is rebuilt from the order on a replay; only an answer with a hosted checkout
+ * URL (a signed token that cannot be made again alike) is kept as it was.
+ */
+export interface IdempotencyEntry {
+  fingerprint: string;
+  atMs: number;
+  orderId: string;
+  /** The first answer, kept only when it carries `hosted_checkout_url`. */
+  body?: Record<string, unknown>;
+}
+
 /** Everything the mock service holds. One instance per mock; `reset()` clears it in place. */
 export class MockState {
   readonly clients = new Map<string, ClientRecord>();
   readonly locations = new Map<string, LocationRecord>();
+  /** Oldest first (a Map keeps insertion order): the first order is the first to go past the limit. */
   readonly orders = new Map<string, OrderRecord>();
   readonly payments = new Map<string, PaymentRecord>();
   readonly refunds = new Map<string, RefundRecord>();
@@ -115,9 +130,20 @@ export class MockState {
   readonly launchTokens = new Map<string, LaunchTokenRecord>();
   /** POS users provisioned by launch exchanges, keyed by partner, location and user reference. */
   readonly posUsers = new Map<string, { userId: string; roleSlug: string }>();
-  readonly partners = new Set<string>();
-  /** Order-creation responses by subject and Idempotency-Key. */
-  readonly idempotency = new Map<string, { fingerprint: string; atMs: number; body: unknown }>();
+  /** Every partner with its parent partner (null for a partner at the top of its tree). */
+  readonly partners = new Map<string, string | null>();
+  /** Order-creation answers by subject and Idempotency-Key (forgotten with their order). */
+  readonly idempotency = new Map<string, IdempotencyEntry>();
+  /** Refund ids of each payment, oldest first. */
+  private readonly refundIds = new Map<string, string[]>();
+  /** The Idempotency-Key entry that created each order. */
+  private readonly orderKeys = new Map<string, string>();
+  /**
+   * Order ids oldest first, for eviction: a queue read from `head` (a Map read from its first key
+   * would step over every deleted entry each time).
+   */
+  private orderQueue: string[] = [];
+  private head = 0;
 
   /** Forgets everything (reset): the same maps, emptied. */
   clear(): void {
@@ -131,21 +157,94 @@ export class MockState {
       this.launchTokens,
       this.posUsers,
       this.idempotency,
+      this.partners,
+      this.refundIds,
+      this.orderKeys,
     ] as Map<unknown, unknown>[]) {
       map.clear();
     }
-    this.partners.clear();
+    this.orderQueue = [];
+    this.head = 0;
   }
 
+  /** Stores a new order (the newest: the last to be evicted). */
+  addOrder(order: OrderRecord): void {
+    this.orders.set(order.order_id, order);
+    this.orderQueue.push(order.order_id);
+  }
+
+  /** Adds a partner, under `parentPartnerId` when given. */
+  addPartner(partnerId: string, parentPartnerId: string | null = null): void {
+    this.partners.set(partnerId, parentPartnerId);
+  }
+
+  /**
+   * Whether `partnerId` is inside the subtree of `ancestorId` (spec 1.8): the partner itself, its
+   * children, their children, and so on. A parent sees its children's records; a child not its parent's.
+   */
+  inSubtree(ancestorId: string, partnerId: string): boolean {
+    let current: string | null | undefined = partnerId;
+    // The depth bound keeps a (never seeded) cycle from looping.
+    for (let depth = 0; current && depth < 64; depth++) {
+      if (current === ancestorId) return true;
+      current = this.partners.get(current);
+    }
+    return false;
+  }
+
+  /** The locations inside the partner's subtree, in the order they were added. */
   locationsOf(partnerId: string): LocationRecord[] {
-    return [...this.locations.values()].filter((l) => l.partner_id === partnerId);
+    return [...this.locations.values()].filter((l) => this.inSubtree(partnerId, l.partner_id));
   }
 
   paymentsOf(order: OrderRecord): PaymentRecord[] {
     return order.paymentIds.map((id) => this.payments.get(id)).filter((p) => p !== undefined);
   }
 
+  addRefund(refund: RefundRecord): void {
+    this.refunds.set(refund.refund_id, refund);
+    const ids = this.refundIds.get(refund.payment_id);
+    if (ids) ids.push(refund.refund_id);
+    else this.refundIds.set(refund.payment_id, [refund.refund_id]);
+  }
+
   refundsOf(paymentId: string): RefundRecord[] {
-    return [...this.refunds.values()].filter((r) => r.payment_id === paymentId);
+    const ids = this.refundIds.get(paymentId) ?? [];
+    return ids.map((id) => this.refunds.get(id)).filter((r) => r !== undefined);
+  }
+
+  /** Remembers an order-creation answer under its Idempotency-Key (forgotten with the order). */
+  rememberOrderKey(storeKey: string, entry: IdempotencyEntry): void {
+    this.idempotency.set(storeKey, entry);
+    this.orderKeys.set(entry.orderId, storeKey);
+  }
+
+  /**
+   * Forgets the oldest order with its payments, refunds and Idempotency-Key entry; returns it (with
+   * its payment ids) so the caller can forget what it keeps about them, or undefined when none.
+   */
+  evictOldestOrder(): OrderRecord | undefined {
+    let order: OrderRecord | undefined;
+    while (!order && this.head < this.orderQueue.length) {
+      order = this.orders.get(this.orderQueue[this.head++]!);
+    }
+    // The queue drops what it has read once that is half of it (amortized O(1) per order).
+    if (this.head > 1024 && this.head * 2 > this.orderQueue.length) {
+      this.orderQueue = this.orderQueue.slice(this.head);
+      this.head = 0;
+    }
+    if (!order) return undefined;
+    this.orders.delete(order.order_id);
+    for (const paymentId of order.paymentIds) {
+      this.payments.delete(paymentId);
+      for (const refundId of this.refundIds.get(paymentId) ?? []) this.refunds.delete(refundId);
+      this.refundIds.delete(paymentId);
+    }
+    const key = this.orderKeys.get(order.order_id);
+    if (key !== undefined) {
+      this.orderKeys.delete(order.order_id);
+      this.idempotency.delete(key);
+    }
+    return order;
   }
 }

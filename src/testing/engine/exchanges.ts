@@ -1,4 +1,7 @@
 // Observing the mock's exchanges, for the test suite's conformance check against the OpenAPI document.
+import type { Incoming } from './incoming.js';
+import { type Answer, Reply } from './respond.js';
+
 /**
  * One request the mock answered, as a test-suite observer sees it (the mock's own conformance check
  * validates every exchange against the mock's OpenAPI document). Internal: not exported by the package.
@@ -21,19 +24,19 @@ export const exchangeObservers = new Set<(exchange: Exchange) => void>();
  * and a copy of a dripping or cut body would change how and when the caller receives it.
  */
 export async function observed(
-  request: Request,
-  handle: (request: Request, markFaulted: () => void) => Promise<Response>,
-): Promise<Response> {
-  if (exchangeObservers.size === 0) return handle(request, () => {});
-  const requestBody = await request.clone().text();
+  incoming: Incoming,
+  handle: (incoming: Incoming, markFaulted: () => void) => Promise<Answer>,
+): Promise<Answer> {
+  if (exchangeObservers.size === 0) return handle(incoming, () => {});
   let faulted = false;
-  const response = await handle(request, () => {
+  const answer = await handle(incoming, () => {
     faulted = true;
   });
-  if (response.type !== 'error' && !faulted) {
-    for (const observer of exchangeObservers) {
-      observer({ method: request.method, url: request.url, requestBody, response: response.clone() });
-    }
+  if (faulted || (!(answer instanceof Reply) && answer.type === 'error')) return answer;
+  const requestBody = new TextDecoder().decode(incoming.body);
+  for (const observer of exchangeObservers) {
+    const response = answer instanceof Reply ? answer.toResponse() : answer.clone();
+    observer({ method: incoming.method, url: incoming.url, requestBody, response });
   }
-  return response;
+  return answer;
 }

@@ -1,26 +1,29 @@
-// The mock's lookups by id within the caller's partner scope (404 outside it, no leak), the
+// The mock's lookups by id within the caller's partner subtree (404 outside it, no leak), the
 // payable-location checks, and the fingerprint of idempotent request bodies.
-import { uuid } from '../../schemas/fields.js';
 import type { LocationRecord, MockState, OrderRecord, PaymentRecord } from '../domain/state.js';
 import { fail, MockApiError } from './respond.js';
 import type { Caller } from './token-authority.js';
 
-/** A record of the partner by path id, or 404 `code` (also for another partner's record: no leak). */
+/**
+ * A record inside the partner's subtree by path id, or 404 `code` (also for a record outside it:
+ * no leak). Ids the mock holds are UUIDs, so any other id simply is not found.
+ */
 function ownRecord<T extends { partner_id: string }>(
+  state: MockState,
   records: ReadonlyMap<string, T>,
   id: string | undefined,
   partnerId: string,
   code: string,
   what: string,
 ): T {
-  const record = uuid.safeParse(id).success ? records.get(id!) : undefined;
-  if (!record || record.partner_id !== partnerId) throw fail.notFound(code, what);
+  const record = id === undefined ? undefined : records.get(id);
+  if (!record || !state.inSubtree(partnerId, record.partner_id)) throw fail.notFound(code, what);
   return record;
 }
 
 /** The caller's order, or 404 `order_not_found`. */
 export function findOrder(state: MockState, caller: Caller, orderId: string | undefined): OrderRecord {
-  return ownRecord(state.orders, orderId, caller.partnerId, 'order_not_found', 'Order');
+  return ownRecord(state, state.orders, orderId, caller.partnerId, 'order_not_found', 'Order');
 }
 
 /** The caller's location by path id (4.9), or 404 `location_not_found`. */
@@ -29,7 +32,7 @@ export function findLocation(
   caller: Caller,
   locationId: string | undefined,
 ): LocationRecord {
-  return ownRecord(state.locations, locationId, caller.partnerId, 'location_not_found', 'Location');
+  return ownRecord(state, state.locations, locationId, caller.partnerId, 'location_not_found', 'Location');
 }
 
 /** A payment of the order, or 404 `payment_not_found`. */
@@ -43,11 +46,14 @@ export function findPayment(
   return payment;
 }
 
-/** A location named in a request body: 404 `location_not_found` when absent, 403 `location_out_of_scope` when another partner's. */
+/**
+ * A location named in a request body: 404 `location_not_found` when absent, 403
+ * `location_out_of_scope` when outside the partner's subtree.
+ */
 export function partnerLocation(state: MockState, partnerId: string, locationId: string) {
   const location = state.locations.get(locationId);
   if (!location) throw fail.notFound('location_not_found', 'Location');
-  if (location.partner_id !== partnerId) {
+  if (!state.inSubtree(partnerId, location.partner_id)) {
     throw new MockApiError(403, 'location_out_of_scope', 'The location is outside your partner scope');
   }
   return location;

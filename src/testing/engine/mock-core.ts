@@ -24,7 +24,12 @@ export interface MockCore {
   readonly buckets: Map<string, Bucket>;
   /** Delivers an event to the partner's matching webhook endpoints. */
   emit(event: PaymentEvent): void;
-  /** Called when a payment or refund is created (demo mode schedules its outcome). */
-  onCreated(kind: 'payment' | 'refund', id: string): void;
+  /**
+   * Called when an order, payment or refund is created: past `maxOrders` the oldest order goes;
+   * a payment's expiry and demo mode's outcomes are scheduled.
+   */
+  onCreated(kind: 'order' | 'payment' | 'refund', id: string): void;
+  /** Called when a payment left `pending`: its expiry is no longer needed. */
+  onLeftPending(paymentId: string): void;
   maintenance: boolean;
 }

@@ -1,5 +1,5 @@
 // How the mock answers: MockApiError (the service's error envelope), MockControlError (a refused test
-// control), and the builders of JSON, HTML, redirect and error responses.
+// control), Reply (a whole answer as plain data), and the builders of JSON, HTML, redirect and error replies.
 import { randomBytes } from 'node:crypto';
 import { redact } from '../../internal/redact.js';
 
@@ -53,23 +53,62 @@ export class MockControlError extends Error {
   }
 }
 
+let requestCounter = 0;
+const requestPrefix = `req_${randomBytes(4).toString('hex')}`;
+
+/** A request id, unique within the process: a random prefix and a counter (`req_1a2b3c4d000000f3`). */
 export function newRequestId(): string {
-  return `req_${randomBytes(8).toString('hex')}`;
+  requestCounter = (requestCounter + 1) % 0x100000000;
+  return `${requestPrefix}${requestCounter.toString(16).padStart(8, '0')}`;
+}
+
+/**
+ * A whole answer as plain data: status, headers and the body text. The loopback server writes it in
+ * one go (no stream, no fetch `Response`); `toResponse()` makes a fetch `Response` of it for
+ * `mock.fetch`, msw and the faults that spoil a body.
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: string | null,
+    readonly headers: Record<string, string>,
+  ) {}
+
+  toResponse(): Response {
+    return new Response(this.body, { status: this.status, headers: this.headers });
+  }
+}
+
+/** What the engine answers: a {@link Reply}, or a fetch `Response` (a fault's stream or reset). */
+export type Answer = Reply | Response;
+
+/** The answer as a fetch `Response`. */
+export function toResponse(answer: Answer): Response {
+  return answer instanceof Reply ? answer.toResponse() : answer;
 }
 
 export function json(
   status: number,
   body: unknown,
   requestId: string,
-  headers: Record<string, string> = {},
-): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...headers },
-  });
+  headers?: Record<string, string>,
+): Reply {
+  return jsonText(status, JSON.stringify(body), requestId, headers);
 }
 
-export function errorResponse(error: MockApiError, requestId: string): Response {
+/** A JSON answer whose body is already serialized (a cached view). */
+export function jsonText(
+  status: number,
+  text: string,
+  requestId: string,
+  headers?: Record<string, string>,
+): Reply {
+  const all: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
+  if (headers) Object.assign(all, headers);
+  return new Reply(status, text, all);
+}
+
+export function errorResponse(error: MockApiError, requestId: string): Reply {
   return json(
     error.status,
     { error: error.code, message: error.message, request_id: requestId },
@@ -79,7 +118,7 @@ export function errorResponse(error: MockApiError, requestId: string): Response 
 }
 
 /** The 500 for an error nobody expected; redacted, since its message may quote a URL or body with a token. */
-export function unexpectedErrorResponse(error: unknown, requestId: string): Response {
+export function unexpectedErrorResponse(error: unknown, requestId: string): Reply {
   const detail = redact(error instanceof Error ? error.message : String(error));
   return json(
     500,
@@ -97,21 +136,18 @@ export function html(
   body: string,
   requestId: string,
   headers: Record<string, string> = {},
-): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'x-request-id': requestId,
-      'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
-      ...headers,
-    },
+): Reply {
+  return new Reply(status, body, {
+    'content-type': 'text/html; charset=utf-8',
+    'x-request-id': requestId,
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    ...headers,
   });
 }
 
-export function redirect(location: string, requestId: string): Response {
-  return new Response(null, { status: 303, headers: { location, 'x-request-id': requestId } });
+export function redirect(location: string, requestId: string): Reply {
+  return new Reply(303, null, { location, 'x-request-id': requestId });
 }
 
 /** Shorthands for the errors the routes raise. */

@@ -1,21 +1,32 @@
 // The mock's request pipeline: `createDispatch()` runs faults, maintenance, the body limit, auth,
-// the rate limit and the route; path matching and the mapping of zod issues to the spec's codes.
+// the rate limit and the route; the route table compiled for matching by path segments.
 import type { z } from 'zod';
-import { issueLine } from '../../internal/issues.js';
 import { playFault } from '../faults/fault-play.js';
 import type { FaultQueue } from '../faults/fault-queue.js';
 import { observed } from './exchanges.js';
+import type { HeaderReader, Incoming } from './incoming.js';
+import { issuesToError } from './issues.js';
 import type { MockCore } from './mock-core.js';
 import { TIER_LIMITS, takeToken } from './rate-limit.js';
-import { errorResponse, MockApiError, newRequestId, unexpectedErrorResponse } from './respond.js';
+import {
+  type Answer,
+  errorResponse,
+  MockApiError,
+  newRequestId,
+  Reply,
+  unexpectedErrorResponse,
+} from './respond.js';
 import { type AuthRequirement, authenticate, type Caller } from './token-authority.js';
+
+export { issuesToError } from './issues.js';
 
 /** The body size limit of api.md section 9. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What a route handler gets; `Body` is what its operation's request schema parses to. */
 export interface RouteContext<Body = unknown> {
-  request: Request;
+  /** The request's headers, by lowercase name. */
+  headers: HeaderReader;
   url: URL;
   /** The origin the request came in on: URLs the mock hands out are built from it. */
   origin: string;
@@ -27,7 +38,8 @@ export interface RouteContext<Body = unknown> {
   rawBody: string;
   /**
    * Parses the JSON body with the operation's request schema from the route table; shape errors
-   * are 400, rule errors 422. Called by the handler, so its own checks (404s) may come first.
+   * and absent required values are 400, rule errors 422. Called by the handler, so its own checks
+   * (404s) may come first.
    */
   body(): Body;
 }
@@ -41,28 +53,39 @@ export interface Route {
   auth?: AuthRequirement;
   /** The request schema `ctx.body()` parses with. */
   body?: z.ZodType;
-  handle(ctx: RouteContext): Response | Promise<Response>;
+  handle(ctx: RouteContext): Answer | Promise<Answer>;
 }
 
 /** Matches a pathname against a route pattern; returns the params or null. */
 export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
-  const want = pattern.split('/');
-  const got = pathname.replace(/\/+$/, '').split('/');
+  return matchSegments(pattern.split('/'), splitPath(pathname));
+}
+
+/** A path's segments, without trailing slashes. */
+function splitPath(pathname: string): string[] {
+  let end = pathname.length;
+  while (end > 1 && pathname.charCodeAt(end - 1) === 47) end--;
+  return (end === pathname.length ? pathname : pathname.slice(0, end)).split('/');
+}
+
+function matchSegments(want: readonly string[], got: readonly string[]): Record<string, string> | null {
   if (want.length !== got.length) return null;
-  const params: Record<string, string> = {};
+  let params: Record<string, string> | null = null;
   for (let i = 0; i < want.length; i++) {
     const w = want[i]!;
     const g = got[i]!;
-    if (w.startsWith(':')) {
+    if (w.charCodeAt(0) === 58 /* : */) {
       if (!g) return null;
+      params ??= {};
       params[w.slice(1)] = decodeSegment(g);
     } else if (w !== g) return null;
   }
-  return params;
+  return params ?? {};
 }
 
 /** A malformed escape (`%E0%A4%A`) is the caller's mistake: 400, not a 500 from a URIError. */
 function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -70,23 +93,30 @@ function decodeSegment(segment: string): string {
   }
 }
 
-const SHAPE_ISSUES = new Set(['invalid_type', 'unrecognized_keys', 'invalid_union']);
-
-/** Maps zod issues to the spec's codes: Level 3 codes first, then 400 for shape, 422 for rules. */
-export function issuesToError(issues: readonly z.core.$ZodIssue[]): MockApiError {
-  const text = issues.map((i) => issueLine(i, '(body)')).join('; ');
-  const level3 = issues.filter((i) => i.path[0] === 'level3');
-  if (level3.length > 0) {
-    const tax = level3.some(
-      (i) =>
-        i.code === 'custom' &&
-        (i.params as { serviceCode?: string } | undefined)?.serviceCode === 'level3_tax_mismatch',
-    );
-    return new MockApiError(400, tax ? 'level3_tax_mismatch' : 'level3_validation_failed', text);
+/** The route table grouped by the number of path segments, each pattern split once. */
+function compile(routes: readonly Route[]) {
+  const bySize = new Map<number, { route: Route; segments: string[] }[]>();
+  for (const route of routes) {
+    const segments = route.pattern.split('/');
+    const list = bySize.get(segments.length) ?? [];
+    list.push({ route, segments });
+    bySize.set(segments.length, list);
   }
-  if (issues.some((i) => SHAPE_ISSUES.has(i.code))) return new MockApiError(400, 'invalid_request', text);
-  return new MockApiError(422, 'validation_error', text);
+  /** The route of this method and path with its params; or the methods the path allows. */
+  return (method: string, pathname: string) => {
+    const got = splitPath(pathname);
+    const allowed: string[] = [];
+    for (const { route, segments } of bySize.get(got.length) ?? []) {
+      const params = matchSegments(segments, got);
+      if (!params) continue;
+      if (route.method === method) return { route, params, allowed };
+      allowed.push(route.method);
+    }
+    return { route: undefined, params: undefined, allowed };
+  };
 }
+
+const DECODER = new TextDecoder();
 
 function parseJson(raw: string): unknown {
   if (raw.trim() === '')
@@ -107,6 +137,11 @@ const ANONYMOUS: Caller = {
   tier: 'standard',
 };
 
+const MAINTENANCE = () =>
+  new MockApiError(503, 'service_unavailable', 'The service is in maintenance; retry with backoff', {
+    'retry-after': '1',
+  });
+
 /** Runs one request through the mock: fault injection, maintenance, body limit, auth, rate limit, route. */
 export function createDispatch(
   core: MockCore,
@@ -114,92 +149,69 @@ export function createDispatch(
   faults: FaultQueue,
   beforeEach: () => void,
 ) {
-  return (request: Request): Promise<Response> => observed(request, dispatch);
-  async function dispatch(request: Request, markFaulted: () => void): Promise<Response> {
+  const find = compile(routes);
+  return (incoming: Incoming): Promise<Answer> => observed(incoming, dispatch).then(dated);
+  /** The service's clock in `Date`, as `created_at` and the other timestamps (the mock clock). */
+  function dated(answer: Answer): Answer {
+    const date = new Date(core.clock.now()).toUTCString();
+    if (answer instanceof Reply) {
+      answer.headers.date = date;
+      return answer;
+    }
+    try {
+      answer.headers.set('date', date);
+    } catch {
+      // An immutable response (Response.error()) carries no date.
+    }
+    return answer;
+  }
+  async function dispatch(incoming: Incoming, markFaulted: () => void): Promise<Answer> {
     const requestId = newRequestId();
-    const answer = () => serve(request, requestId);
     try {
       beforeEach();
-      const fault = faults.take(request, new URL(request.url).pathname);
-      if (!fault) return await answer();
+      const url = new URL(incoming.url);
+      const fault = faults.size === 0 ? undefined : faults.take(incoming, url.pathname);
+      if (!fault) return await serve(incoming, url, requestId);
       markFaulted();
       // Waits run on the mock clock: advance it (or run a real-time clock) to let the answer out.
-      return await playFault(fault, answer, core.clock, requestId);
+      return await playFault(fault, () => serve(incoming, url, requestId), core.clock, requestId);
     } catch (error) {
       if (error instanceof MockApiError) return errorResponse(error, requestId);
       return unexpectedErrorResponse(error, requestId);
     }
   }
   /** The route's own answer: maintenance, body limit, auth, rate limit, then the handler. */
-  async function serve(request: Request, requestId: string): Promise<Response> {
+  async function serve(incoming: Incoming, url: URL, requestId: string): Promise<Answer> {
     try {
-      const url = new URL(request.url);
-      if (core.maintenance) {
-        throw new MockApiError(
-          503,
-          'service_unavailable',
-          'The service is in maintenance; retry with backoff',
-          {
-            'retry-after': '1',
-          },
-        );
-      }
-      const candidates = routes.filter((r) => matchPath(r.pattern, url.pathname));
-      const route = candidates.find((r) => r.method === request.method);
+      if (core.maintenance) throw MAINTENANCE();
+      const { method } = incoming;
+      const { route, params, allowed } = find(method, url.pathname);
       if (!route) {
-        if (candidates.length > 0) {
-          const allow = candidates.map((r) => r.method).join(', ');
-          throw new MockApiError(405, 'method_not_allowed', `${request.method} is not allowed here`, {
-            allow,
+        if (allowed.length > 0) {
+          throw new MockApiError(405, 'method_not_allowed', `${method} is not allowed here`, {
+            allow: allowed.join(', '),
           });
         }
-        throw new MockApiError(404, 'not_found', `The mock serves no ${request.method} ${url.pathname}`);
+        throw new MockApiError(404, 'not_found', `The mock serves no ${method} ${url.pathname}`);
       }
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      if (bytes.byteLength > MAX_BODY_BYTES) {
+      if (incoming.body.byteLength > MAX_BODY_BYTES) {
         throw new MockApiError(413, 'invalid_request', 'The request body exceeds the 1 MiB limit');
       }
-      const rawBody = new TextDecoder().decode(bytes);
-      let caller = ANONYMOUS;
-      if (route.auth) {
-        caller = await authenticate(
-          request.headers.get('authorization'),
-          route.auth,
-          core.authority,
-          core.state,
-          core.clock.now(),
-        );
-        if (core.options.rateLimits) {
-          const result = takeToken(
-            core.buckets.get(caller.subject),
-            TIER_LIMITS[caller.tier],
-            core.clock.now(),
-          );
-          core.buckets.set(caller.subject, result.bucket);
-          if (!result.allowed) {
-            throw new MockApiError(
-              429,
-              'rate_limit_exceeded',
-              `Rate limit of the ${caller.tier} tier exceeded`,
-              {
-                'retry-after': String(result.retryAfterSeconds),
-              },
-            );
-          }
-        }
-      }
+      const rawBody = incoming.body.byteLength === 0 ? '' : DECODER.decode(incoming.body);
+      const caller = route.auth ? admit(incoming, route.auth) : ANONYMOUS;
       const ctx: RouteContext = {
-        request,
+        headers: incoming.headers,
         url,
         origin: url.origin,
-        params: matchPath(route.pattern, url.pathname)!,
+        params,
         requestId,
         caller,
         rawBody,
         body() {
           if (!route.body) throw new Error(`${route.operationId} takes no JSON body`);
-          const result = route.body.safeParse(parseJson(rawBody));
-          if (!result.success) throw issuesToError(result.error.issues);
+          const input = parseJson(rawBody);
+          const result = route.body.safeParse(input);
+          if (!result.success) throw issuesToError(result.error.issues, input);
           return result.data;
         },
       };
@@ -208,5 +220,25 @@ export function createDispatch(
       if (error instanceof MockApiError) return errorResponse(error, requestId);
       return unexpectedErrorResponse(error, requestId);
     }
+  }
+  /** The caller of an authenticated route, after its token and its rate-limit bucket. */
+  function admit(incoming: Incoming, requirement: AuthRequirement): Caller {
+    const now = core.clock.now();
+    const caller = authenticate(
+      incoming.headers.get('authorization'),
+      requirement,
+      core.authority,
+      core.state,
+      now,
+    );
+    if (!core.options.rateLimits) return caller;
+    const result = takeToken(core.buckets.get(caller.subject), TIER_LIMITS[caller.tier], now);
+    core.buckets.set(caller.subject, result.bucket);
+    if (!result.allowed) {
+      throw new MockApiError(429, 'rate_limit_exceeded', `Rate limit of the ${caller.tier} tier exceeded`, {
+        'retry-after': String(result.retryAfterSeconds),
+      });
+    }
+    return caller;
   }
 }

@@ -1,7 +1,7 @@
-// The mock's tokens: TokenAuthority signs and verifies HS256 JWTs on the mock clock, and
-// `authenticate()` checks a bearer token in the spec's order of errors, giving the Caller.
-import { randomBytes, randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+// The mock's tokens: TokenAuthority signs and verifies HS256 JWTs on the mock clock (node:crypto,
+// synchronous, verified tokens cached), and `authenticate()` checks a bearer token in the spec's
+// order of errors, giving the Caller.
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { ClientRecord, MockState } from '../domain/state.js';
 import { MockApiError } from './respond.js';
 
@@ -20,37 +20,111 @@ export interface Caller {
   tier: ClientRecord['tier'];
 }
 
-/** Signs and checks the mock's tokens (HS256 with a key made per mock instance). */
+/** A token that verified once: its claims and what `authenticate()` reads from them. */
+interface Verified {
+  claims: Record<string, unknown>;
+  /** `exp` in seconds, or undefined for a token without one. */
+  exp: number | undefined;
+  nbf: number | undefined;
+  /** The pool, partner, subject and scopes, read once (null when the claims name no known pool). */
+  identity: Omit<Caller, 'tier' | 'clientId'> | null;
+  /** The last Caller built from it, reused while its client record and tier stay the same. */
+  caller?: Caller;
+  client?: ClientRecord;
+}
+
+/** How many verified tokens a mock remembers; past it the memory starts again (bounded memory). */
+const CACHE_LIMIT = 10_000;
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+const invalid = () =>
+  new MockApiError(401, 'invalid_token', 'The access token is malformed, badly signed or not ours');
+const expired = () => new MockApiError(401, 'token_expired', 'The access token has expired; mint a new one');
+
+function identityOf(claims: Record<string, unknown>): Verified['identity'] {
+  const { pool, partner_id: partnerId, sub: subject, scope } = claims;
+  if ((pool !== 'm2m' && pool !== 'pos_user') || typeof partnerId !== 'string' || !partnerId) return null;
+  if (typeof subject !== 'string' || !subject) return null;
+  const scopes = typeof scope === 'string' ? scope.split(' ').filter(Boolean) : [];
+  return { pool, partnerId, subject, scopes };
+}
+
+/**
+ * Signs and checks the mock's tokens: HS256 JWTs with a key made per mock instance. A token is
+ * verified in full once (signature, header, issuer) and then remembered, so a request with a known
+ * token costs a map lookup and the expiry check on the mock clock.
+ */
 export class TokenAuthority {
   readonly key = new Uint8Array(randomBytes(32));
+  private readonly verified = new Map<string, Verified>();
 
+  private mac(input: string): Buffer {
+    return createHmac('sha256', this.key).update(input).digest();
+  }
+
+  /** A signed JWT with these claims, `iss`, `sub`, `iat`, `exp` and a fresh `jti`. */
   async sign(claims: Record<string, unknown>, subject: string, nowMs: number, ttlSeconds: number) {
+    return this.signNow(claims, subject, nowMs, ttlSeconds);
+  }
+
+  /** {@link sign}, synchronously. */
+  signNow(claims: Record<string, unknown>, subject: string, nowMs: number, ttlSeconds: number): string {
     const iat = Math.floor(nowMs / 1000);
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(MOCK_ISSUER)
-      .setSubject(subject)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + ttlSeconds)
-      .setJti(randomUUID())
-      .sign(this.key);
+    const payload = {
+      ...claims,
+      iss: MOCK_ISSUER,
+      sub: subject,
+      iat,
+      exp: iat + ttlSeconds,
+      jti: randomUUID(),
+    };
+    const input = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    return `${input}.${this.mac(input).toString('base64url')}`;
   }
 
   /** Verifies signature, issuer and expiry on the mock clock; maps failures to the spec's codes. */
-  async verify(token: string, nowMs: number): Promise<Record<string, unknown>> {
+  verify(token: string, nowMs: number): Record<string, unknown> {
+    return this.check(token, nowMs).claims;
+  }
+
+  /** The verified token (from memory after the first time), with `exp` and `nbf` checked at `nowMs`. */
+  check(token: string, nowMs: number): Verified {
+    const known = this.verified.get(token) ?? this.verifyFully(token);
+    const now = Math.floor(nowMs / 1000);
+    if (known.exp !== undefined && known.exp <= now) throw expired();
+    if (known.nbf !== undefined && known.nbf > now) throw invalid();
+    return known;
+  }
+
+  private verifyFully(token: string): Verified {
+    const parts = token.split('.');
+    if (parts.length !== 3) throw invalid();
+    const [head, body, signature] = parts as [string, string, string];
+    let header: unknown;
+    let claims: unknown;
     try {
-      const { payload } = await jwtVerify(token, this.key, {
-        issuer: MOCK_ISSUER,
-        algorithms: ['HS256'],
-        currentDate: new Date(nowMs),
-      });
-      return payload;
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) {
-        throw new MockApiError(401, 'token_expired', 'The access token has expired; mint a new one');
-      }
-      throw new MockApiError(401, 'invalid_token', 'The access token is malformed, badly signed or not ours');
+      header = JSON.parse(Buffer.from(head, 'base64url').toString('utf8'));
+      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+    } catch {
+      throw invalid();
     }
+    if ((header as { alg?: unknown } | null)?.alg !== 'HS256') throw invalid();
+    const given = Buffer.from(signature, 'base64url');
+    const wanted = this.mac(`${head}.${body}`);
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw invalid();
+    if (!claims || typeof claims !== 'object' || Array.isArray(claims)) throw invalid();
+    const c = claims as Record<string, unknown>;
+    if (c.iss !== MOCK_ISSUER) throw invalid();
+    const numeric = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isFinite(v));
+    if (!numeric(c.exp) || !numeric(c.nbf)) throw invalid();
+    const verified: Verified = {
+      claims: c,
+      exp: c.exp as number | undefined,
+      nbf: c.nbf as number | undefined,
+      identity: identityOf(c),
+    };
+    if (this.verified.size >= CACHE_LIMIT) this.verified.clear();
+    this.verified.set(token, verified);
+    return verified;
   }
 }
 
@@ -61,30 +135,30 @@ export interface AuthRequirement {
   allowUserPool?: boolean;
 }
 
+const BEARER = /^\s*Bearer\s+(\S+)\s*$/i;
+
 /**
  * Checks a request's bearer token in the spec's order: missing_token, invalid_token (signature,
  * format, issuer, pool), token_expired, client_revoked, insufficient_scope.
  */
-export async function authenticate(
-  authorization: string | null,
+export function authenticate(
+  authorization: string | null | undefined,
   requirement: AuthRequirement,
   authority: TokenAuthority,
   state: MockState,
   nowMs: number,
-): Promise<Caller> {
+): Caller {
   if (!authorization) throw new MockApiError(401, 'missing_token', 'No Authorization header was sent');
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-  if (!match?.[1]) {
+  const token = BEARER.exec(authorization)?.[1];
+  if (!token) {
     throw new MockApiError(401, 'invalid_token', 'The Authorization header is not "Bearer <token>"');
   }
-  const claims = await authority.verify(match[1], nowMs);
-  const pool = claims.pool;
-  const partnerId = typeof claims.partner_id === 'string' ? claims.partner_id : '';
-  const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
-  const subject = typeof claims.sub === 'string' ? claims.sub : '';
-  if ((pool !== 'm2m' && pool !== 'pos_user') || !partnerId || !subject) {
+  const verified = authority.check(token, nowMs);
+  const { identity } = verified;
+  if (!identity) {
     throw new MockApiError(401, 'invalid_token', 'The access token is not from a known token pool');
   }
+  const { pool, partnerId, subject, scopes } = identity;
   if (pool === 'pos_user' && !requirement.allowUserPool) {
     throw new MockApiError(
       401,
@@ -92,15 +166,20 @@ export async function authenticate(
       'A POS user token is not accepted here; use a machine token',
     );
   }
-  let tier: ClientRecord['tier'] = 'standard';
+  let client: ClientRecord | undefined;
   if (pool === 'm2m') {
-    const client = state.clients.get(subject);
+    client = state.clients.get(subject);
     if (!client) throw new MockApiError(401, 'invalid_token', 'The access token names an unknown client');
     if (client.revoked) throw new MockApiError(401, 'client_revoked', 'This machine client has been revoked');
-    tier = client.tier;
   }
   if (!scopes.includes(requirement.scope)) {
     throw new MockApiError(403, 'insufficient_scope', `This call needs the scope ${requirement.scope}`);
   }
-  return { pool, partnerId, clientId: pool === 'm2m' ? subject : null, subject, scopes, tier };
+  const tier = client?.tier ?? 'standard';
+  const cached = verified.caller;
+  if (cached && verified.client === client && cached.tier === tier) return cached;
+  const caller: Caller = { pool, partnerId, clientId: client ? subject : null, subject, scopes, tier };
+  verified.caller = caller;
+  verified.client = client;
+  return caller;
 }

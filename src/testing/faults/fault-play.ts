@@ -1,7 +1,7 @@
 // Playing an injected fault (`mock.failNext`) on one exchange: delays, connection resets, error
 // answers, and spoiled or dripping bodies.
 import type { InternalClock } from '../clock.js';
-import { errorResponse, MockApiError } from '../engine/respond.js';
+import { type Answer, errorResponse, MockApiError, toResponse } from '../engine/respond.js';
 import { defaultErrorCode } from './fault-queue.js';
 import type { FaultSpec } from './fault-spec.js';
 
@@ -9,7 +9,7 @@ import type { FaultSpec } from './fault-spec.js';
 // wait is on the mock clock, so a test decides when a delayed or dripping answer moves on.
 
 /** What the route would answer; called once, and only when the fault lets the route run. */
-export type RouteAnswer = () => Promise<Response>;
+export type RouteAnswer = () => Promise<Answer>;
 
 /**
  * Answers a request that met `fault`: `before` waits, then resets or answers the error without
@@ -24,7 +24,7 @@ export async function playFault(
 ): Promise<Response> {
   const after = fault.phase === 'after';
   let response: Response | undefined;
-  if (after) response = await route();
+  if (after) response = toResponse(await route());
   if (fault.delayMs) await clock.sleep(fault.delayMs);
   if (fault.network) {
     // The route's answer is dropped on the floor: its body is never read.
@@ -35,7 +35,7 @@ export async function playFault(
     await response?.body?.cancel();
     response = faultAnswer(fault, fault.status, requestId);
   }
-  response ??= await route();
+  response ??= toResponse(await route());
   return drip(await spoil(response, fault), fault, clock);
 }
 
@@ -43,7 +43,8 @@ function faultAnswer(fault: FaultSpec, status: number, requestId: string): Respo
   const headers: Record<string, string> =
     fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
   const code = fault.error ?? defaultErrorCode(status);
-  return errorResponse(new MockApiError(status, code, fault.message ?? 'Injected fault', headers), requestId);
+  const error = new MockApiError(status, code, fault.message ?? 'Injected fault', headers);
+  return errorResponse(error, requestId).toResponse();
 }
 
 const REASONS: Record<number, string> = {

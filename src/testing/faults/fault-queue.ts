@@ -1,5 +1,6 @@
 // FaultQueue, the queue of injected faults (`mock.failNext`) that requests consume on a match, and
 // the default error code of a fault's status.
+import type { Incoming } from '../engine/incoming.js';
 import { type FaultSpec, validateFault } from './fault-spec.js';
 
 export type { FaultBody, FaultPhase, FaultSpec } from './fault-spec.js';
@@ -35,8 +36,13 @@ export class FaultQueue {
     this.faults.push({ spec, left: spec.times ?? 1 });
   }
 
+  /** How many faults are queued (0: no request needs matching). */
+  get size(): number {
+    return this.faults.length;
+  }
+
   /** Takes the first fault matching the request, or returns undefined. */
-  take(request: Request, pathname: string): FaultSpec | undefined {
+  take(request: Pick<Incoming, 'method' | 'headers'>, pathname: string): FaultSpec | undefined {
     const index = this.faults.findIndex(({ spec }) => matches(spec, request, pathname));
     if (index < 0) return undefined;
     const entry = this.faults[index]!;
@@ -50,7 +56,7 @@ export class FaultQueue {
   }
 }
 
-function matches(spec: FaultSpec, request: Request, pathname: string): boolean {
+function matches(spec: FaultSpec, request: Pick<Incoming, 'method' | 'headers'>, pathname: string): boolean {
   if (spec.method && spec.method.toUpperCase() !== request.method.toUpperCase()) return false;
   for (const [name, value] of Object.entries(spec.headers ?? {})) {
     if (request.headers.get(name) !== value) return false;

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { REQUEST_SCHEMAS } from '../documents/schemas.js';
 import type { OPERATIONS, OperationId } from '../engine/operations.js';
+import type { Answer } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
 
 type OperationOf<Id extends OperationId> = Extract<(typeof OPERATIONS)[number], { operationId: Id }>;
@@ -14,7 +15,7 @@ export type BodyOf<Id extends OperationId> =
     : never;
 
 /** The handler of one operation of the route table. */
-export type Handler<Id extends OperationId> = (ctx: RouteContext<BodyOf<Id>>) => Response | Promise<Response>;
+export type Handler<Id extends OperationId> = (ctx: RouteContext<BodyOf<Id>>) => Answer | Promise<Answer>;
 
 /** One handler per operation of the route table: a missing or unknown one does not compile. */
 export type Handlers = { [Id in OperationId]: Handler<Id> };

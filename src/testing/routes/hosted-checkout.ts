@@ -6,13 +6,13 @@ import { useCheckout } from '../domain/orders.js';
 import { createPayment, movePayment } from '../domain/payments.js';
 import type { OrderRecord } from '../domain/state.js';
 import type { MockCore } from '../engine/mock-core.js';
-import { html, MockApiError, redirect } from '../engine/respond.js';
+import { html, MockApiError, type Reply, redirect } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
 import type { Handlers } from './handlers.js';
 
 const PAGE_PATH = '/pos/v1/public/hosted-checkout';
 
-type Checkout = { ok: true; order: OrderRecord; token: string } | { ok: false; response: Response };
+type Checkout = { ok: true; order: OrderRecord; token: string } | { ok: false; response: Reply };
 
 /** Checks the page token: 400 when it is not ours, 410 once used or expired. */
 async function openCheckout(core: MockCore, ctx: RouteContext, token: string): Promise<Checkout> {
@@ -26,7 +26,7 @@ async function openCheckout(core: MockCore, ctx: RouteContext, token: string): P
   };
   let claims: Record<string, unknown>;
   try {
-    claims = await core.authority.verify(token, core.clock.now());
+    claims = core.authority.verify(token, core.clock.now());
   } catch (error) {
     if (error instanceof MockApiError && error.code === 'token_expired') {
       return gone('This payment link has expired. Ask the merchant for a new one.');

@@ -3,6 +3,7 @@
 import { REQUEST_SCHEMAS } from '../documents/schemas.js';
 import type { MockCore } from '../engine/mock-core.js';
 import { OPERATIONS } from '../engine/operations.js';
+import type { Answer } from '../engine/respond.js';
 import type { Route, RouteContext } from '../engine/router.js';
 import type { Handlers } from './handlers.js';
 import { hostedCheckoutRoutes } from './hosted-checkout.js';
@@ -41,6 +42,6 @@ export function buildRoutes(core: MockCore): Route[] {
     operationId: op.operationId,
     ...(op.scope ? { auth: { scope: op.scope, allowUserPool: 'userTokens' in op && op.userTokens } } : {}),
     ...('body' in op ? { body: REQUEST_SCHEMAS[op.body] } : {}),
-    handle: handlers[op.operationId] as (ctx: RouteContext) => Response | Promise<Response>,
+    handle: handlers[op.operationId] as (ctx: RouteContext) => Answer | Promise<Answer>,
   }));
 }

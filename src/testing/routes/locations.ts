@@ -1,10 +1,11 @@
 // The mock's location routes (spec 4.8, 4.9): list with paging and fuzzy search, and get one.
 import { LocationListParams } from '../../schemas/locations.js';
 import { fuzzySearch } from '../domain/search.js';
+import type { LocationRecord } from '../domain/state.js';
+import { issuesToError } from '../engine/issues.js';
 import { findLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
-import { json } from '../engine/respond.js';
-import { issuesToError } from '../engine/router.js';
+import { json, jsonText } from '../engine/respond.js';
 import { locationSummary, locationView } from '../engine/views.js';
 import type { Handlers } from './handlers.js';
 
@@ -20,10 +21,12 @@ function queryParams(url: URL): Record<string, unknown> {
 
 /** 4.8 list locations and 4.9 get location. */
 export function locationRoutes(core: MockCore): Pick<Handlers, 'listLocations' | 'getLocation'> {
+  const views = new WeakMap<LocationRecord, string>();
   return {
     listLocations(ctx) {
-      const parsed = LocationListParams.safeParse(queryParams(ctx.url));
-      if (!parsed.success) throw issuesToError(parsed.error.issues);
+      const query = queryParams(ctx.url);
+      const parsed = LocationListParams.safeParse(query);
+      if (!parsed.success) throw issuesToError(parsed.error.issues, query);
       const { limit = 50, offset = 0, search } = parsed.data;
       const own = core.state.locationsOf(ctx.caller.partnerId);
       const all = search ? fuzzySearch(own, search, (l) => l.name) : own;
@@ -32,7 +35,13 @@ export function locationRoutes(core: MockCore): Pick<Handlers, 'listLocations' |
     },
     getLocation(ctx) {
       const location = findLocation(core.state, ctx.caller, ctx.params.location_id);
-      return json(200, locationView(location), ctx.requestId);
+      // Locations do not change once seeded: each one's answer is serialized once.
+      let text = views.get(location);
+      if (text === undefined) {
+        text = JSON.stringify(locationView(location));
+        views.set(location, text);
+      }
+      return jsonText(200, text, ctx.requestId);
     },
   };
 }

@@ -2,7 +2,7 @@
 import { createPayment, voidPayment } from '../domain/payments.js';
 import { findOrder, findPayment } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
-import { json } from '../engine/respond.js';
+import { json, type Reply } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
 import { paymentCreatedView, paymentView } from '../engine/views.js';
 import type { Handlers } from './handlers.js';
@@ -26,7 +26,7 @@ export function paymentRoutes(
   };
 }
 
-function voidRoute(core: MockCore, ctx: RouteContext): Response {
+function voidRoute(core: MockCore, ctx: RouteContext): Reply {
   const order = findOrder(core.state, ctx.caller, ctx.params.order_id);
   const p = voidPayment(core, findPayment(core.state, order, ctx.params.payment_id));
   // Spec 1.6: a write answers 201, a repeated void too (api.md 9: void is idempotent).

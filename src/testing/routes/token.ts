@@ -17,7 +17,7 @@ function sameSecret(a: string, b: string): boolean {
 export function tokenRoutes(core: MockCore): Pick<Handlers, 'mintToken'> {
   return {
     async mintToken(ctx) {
-      const type = ctx.request.headers.get('content-type') ?? '';
+      const type = ctx.headers.get('content-type') ?? '';
       if (!type.includes('application/x-www-form-urlencoded')) {
         throw new MockApiError(400, 'invalid_request', 'Send the token request form-encoded');
       }

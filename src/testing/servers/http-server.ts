@@ -1,9 +1,11 @@
-// The mock's loopback HTTP server: `serveFetch()` serves a fetch-shaped handler on node:http,
-// converting requests and streaming responses (a network-error response drops the connection).
+// The mock's loopback HTTP server on node:http: `serveEngine()` hands the engine each request as
+// plain data and writes a Reply in one go; `serveFetch()` serves a fetch-shaped handler (a
+// network-error response drops the connection, a streamed body is written as it comes).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redact } from '../../internal/redact.js';
-import { newRequestId } from '../engine/respond.js';
+import { type Incoming, incomingFromNode } from '../engine/incoming.js';
+import { type Answer, newRequestId, Reply } from '../engine/respond.js';
 
 /**
  * A running loopback HTTP server.
@@ -44,21 +46,60 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * const server = await serveFetch(mock.fetch);
  * const client = new PaymentsClient({ baseUrl: server.url, authUrl: server.url, ...mock.credentials });
  */
-export async function serveFetch(handler: FetchHandler, options: ServeOptions = {}): Promise<LoopbackServer> {
+export function serveFetch(handler: FetchHandler, options: ServeOptions = {}): Promise<LoopbackServer> {
+  const host = options.host ?? '127.0.0.1';
+  return listenLoopback((req, body) => handler(toRequest(req, body, host)), options);
+}
+
+/**
+ * Serves the mock's engine on a loopback HTTP server: each request reaches it as an
+ * {@link Incoming} (no fetch `Request` is built) and a {@link Reply} is written in one go.
+ */
+export function serveEngine(
+  engine: (incoming: Incoming) => Promise<Answer>,
+  options: ServeOptions = {},
+): Promise<LoopbackServer> {
+  const host = options.host ?? '127.0.0.1';
+  return listenLoopback((req, body) => engine(incomingFromNode(req, body, host)), options);
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The whole request body (empty at once for a request that announces none). */
+function readBody(req: IncomingMessage): Promise<Uint8Array> {
+  const { headers } = req;
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    return Promise.resolve(EMPTY);
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function listenLoopback(
+  answer: (req: IncomingMessage, body: Uint8Array) => Promise<Answer>,
+  options: ServeOptions,
+): Promise<LoopbackServer> {
   const host = options.host ?? '127.0.0.1';
   const server: Server = createServer((req, res) => {
-    handle(req, res, host, handler).catch((error: unknown) => {
-      // The handler never throws for a request's own mistakes; this is a bug or a closed socket.
-      const requestId = newRequestId();
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
-      res.end(
-        JSON.stringify({ error: 'internal_error', message: redact(String(error)), request_id: requestId }),
-      );
-    });
+    readBody(req)
+      .then((body) => answer(req, body))
+      .then((result) => writeAnswer(result, req, res))
+      .catch((error: unknown) => {
+        // The handler never throws for a request's own mistakes; this is a bug or a closed socket.
+        const requestId = newRequestId();
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
+        res.end(
+          JSON.stringify({ error: 'internal_error', message: redact(String(error)), request_id: requestId }),
+        );
+      });
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -78,21 +119,29 @@ export async function serveFetch(handler: FetchHandler, options: ServeOptions = 
   };
 }
 
-/** Turns a Node request into a fetch `Request` with the URL the caller used. */
-export async function toRequest(req: IncomingMessage, host: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+/** Writes a Reply in one go (head and body in one write), or streams a fetch `Response`. */
+function writeAnswer(answer: Answer, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+  if (!(answer instanceof Reply)) return writeResponse(answer, req, res);
+  // A Reply is written once: its own headers object takes the length.
+  const { headers, body } = answer;
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(answer.status, headers);
+  res.end(body ?? undefined);
+}
+
+/** Turns a Node request and its body into a fetch `Request` with the URL the caller used. */
+export function toRequest(req: IncomingMessage, body: Uint8Array, host: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && chunks.length > 0;
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && body.byteLength > 0;
   const urlHost = req.headers.host ?? (host.includes(':') ? `[${host}]` : host);
   return new Request(`http://${urlHost}${req.url ?? '/'}`, {
     method: req.method ?? 'GET',
     headers,
-    body: hasBody ? Buffer.concat(chunks) : undefined,
+    body: hasBody ? body : undefined,
   });
 }
 
@@ -122,9 +171,4 @@ export async function writeResponse(response: Response, req: IncomingMessage, re
     }
   }
   res.end();
-}
-
-async function handle(req: IncomingMessage, res: ServerResponse, host: string, handler: FetchHandler) {
-  const request = await toRequest(req, host);
-  await writeResponse(await handler(request), req, res);
 }

@@ -69,6 +69,6 @@ export function serveHandlers(
     const url = new URL(request.url);
     // The URL may carry a checkout or launch token in its query.
     const message = redact(`No handler for ${request.method} ${url.pathname}${url.search}`);
-    return json(501, { error: 'not_implemented', message, request_id: requestId }, requestId);
+    return json(501, { error: 'not_implemented', message, request_id: requestId }, requestId).toResponse();
   }, options);
 }

@@ -1,5 +1,6 @@
-// The mock's webhook deliveries (spec 6): WebhookDeliverer signs and posts events to loopback
-// endpoints on the retry schedule of the mock clock, with dead letters and replay.
+// The mock's webhook deliveries (spec 6): WebhookDeliverer signs and posts events to the loopback
+// endpoints of the partner and its ancestors on the retry schedule of the mock clock, with dead
+// letters, replay, the log of the latest events, and forgetting an evicted order's deliveries.
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { isLoopbackHost } from '../../schemas/common.js';
@@ -17,6 +18,9 @@ import { MockControlError } from '../engine/respond.js';
  * mock.clock.advance(RETRY_SCHEDULE_MS[1]); // the second attempt starts
  */
 export const RETRY_SCHEDULE_MS = [0, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000] as const;
+
+/** How many of the latest events the mock's event log keeps (`mock.webhooks.events()`). */
+export const EVENT_LOG_SIZE = 10_000;
 
 /**
  * The event envelope of spec 6.3.
@@ -92,8 +96,15 @@ function view(d: DeliveryRecord): Delivery {
 
 /** Delivers events to registered endpoints with the retry schedule on the mock clock. */
 export class WebhookDeliverer {
-  private deliveries: DeliveryRecord[] = [];
+  /** Oldest first (a Map keeps insertion order), so listing and forgetting are both cheap. */
+  private readonly deliveries = new Map<string, DeliveryRecord>();
+  /** The latest events, a ring of {@link EVENT_LOG_SIZE}: `events[start]` is the oldest once full. */
   private events: EventEnvelope[] = [];
+  private start = 0;
+  /** Deliveries with an attempt to come: the only ones `runDue()` looks at. */
+  private readonly pending = new Set<DeliveryRecord>();
+  /** The delivery ids of each order, to forget them with the order. */
+  private readonly byOrder = new Map<string, string[]>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly busy = new Set<string>();
 
@@ -102,6 +113,32 @@ export class WebhookDeliverer {
     private readonly state: MockState,
     private readonly timeoutMs: number,
   ) {}
+
+  private track(orderId: unknown, id: string): void {
+    if (typeof orderId !== 'string') return;
+    const ids = this.byOrder.get(orderId);
+    if (ids) ids.push(id);
+    else this.byOrder.set(orderId, [id]);
+  }
+
+  private add(d: DeliveryRecord, orderId: unknown): void {
+    this.deliveries.set(d.delivery_id, d);
+    if (d.status === 'pending') this.pending.add(d);
+    this.track(orderId, d.delivery_id);
+  }
+
+  /** Forgets the deliveries of an order the mock no longer holds (`--max-orders`). */
+  forgetOrder(orderId: string): void {
+    const ids = this.byOrder.get(orderId);
+    if (!ids) return;
+    this.byOrder.delete(orderId);
+    for (const id of ids) {
+      const d = this.deliveries.get(id);
+      if (!d) continue;
+      this.deliveries.delete(id);
+      this.pending.delete(d);
+    }
+  }
 
   emit(event: PaymentEvent): EventEnvelope {
     const envelope: EventEnvelope = {
@@ -112,29 +149,42 @@ export class WebhookDeliverer {
       partner_id: event.partnerId,
       resource: event.resource,
     };
-    this.events.push(envelope);
+    const orderId = event.resource.order_id;
+    if (this.events.length < EVENT_LOG_SIZE) this.events.push(envelope);
+    else {
+      this.events[this.start] = envelope;
+      this.start = (this.start + 1) % EVENT_LOG_SIZE;
+    }
+    if (this.state.webhookEndpoints.size === 0) return envelope;
     const body = JSON.stringify(envelope);
     for (const endpoint of this.state.webhookEndpoints.values()) {
-      if (endpoint.partner_id !== event.partnerId) continue;
+      // The partner's own endpoints and those of the partners above it (a parent sees its subtree).
+      if (!this.state.inSubtree(endpoint.partner_id, event.partnerId)) continue;
       if (endpoint.event_kinds && !endpoint.event_kinds.includes(event.kind)) continue;
-      this.deliveries.push(this.newDelivery(endpoint, envelope, body));
+      this.add(this.newDelivery(endpoint, envelope, body), orderId);
     }
     this.runDue();
     return envelope;
   }
 
-  /** Every event emitted since the last reset, delivered or not. */
+  /** The latest {@link EVENT_LOG_SIZE} events emitted since the last reset, delivered or not, oldest first. */
   emitted(): EventEnvelope[] {
-    return [...this.events];
+    return [...this.events.slice(this.start), ...this.events.slice(0, this.start)];
   }
 
   list(): Delivery[] {
-    return this.deliveries.map(view);
+    return [...this.deliveries.values()].map(view);
+  }
+
+  /** One delivery by id, as listed. */
+  get(deliveryId: string): Delivery | undefined {
+    const d = this.deliveries.get(deliveryId);
+    return d && view(d);
   }
 
   /** Delivers a delivery's event again (same body, same event_id) as a new delivery. */
   replay(deliveryId: string): Delivery {
-    const original = this.deliveries.find((d) => d.delivery_id === deliveryId);
+    const original = this.deliveries.get(deliveryId);
     if (!original) throw new MockControlError(`no webhook delivery ${deliveryId}`, 'not_found');
     if (original.status === 'pending') {
       throw new MockControlError(`delivery ${deliveryId} is still pending; replay a delivered or dead one`);
@@ -150,15 +200,17 @@ export class WebhookDeliverer {
       nextAtMs: this.clock.now(),
       replay_of: original.delivery_id,
     };
-    this.deliveries.push(copy);
+    const orderId = (JSON.parse(copy.body) as EventEnvelope).resource.order_id;
+    this.add(copy, orderId);
     this.runDue();
     return view(copy);
   }
 
   /** Starts every attempt that is due on the mock clock. */
   runDue(): void {
+    if (this.pending.size === 0) return;
     const now = this.clock.now();
-    for (const d of this.deliveries) {
+    for (const d of this.pending) {
       if (d.status !== 'pending' || d.nextAtMs === null || d.nextAtMs > now) continue;
       if (this.busy.has(d.delivery_id)) continue;
       const endpoint = this.state.webhookEndpoints.get(d.webhook_endpoint_id);
@@ -178,8 +230,11 @@ export class WebhookDeliverer {
   }
 
   reset(): void {
-    this.deliveries = [];
+    this.deliveries.clear();
     this.events = [];
+    this.start = 0;
+    this.pending.clear();
+    this.byOrder.clear();
   }
 
   private newDelivery(
@@ -208,9 +263,11 @@ export class WebhookDeliverer {
     if (result.ok) {
       d.status = 'delivered';
       d.nextAtMs = null;
+      this.pending.delete(d);
     } else if (d.attempts.length >= RETRY_SCHEDULE_MS.length) {
       d.status = 'dead_letter';
       d.nextAtMs = null;
+      this.pending.delete(d);
     } else {
       d.nextAtMs = startMs + RETRY_SCHEDULE_MS[d.attempts.length]!;
       // The retry falls due on the mock clock (an advance, or real time in real-time mode).
