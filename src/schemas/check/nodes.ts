@@ -40,15 +40,20 @@ export class Schema {
   }
 
   /**
-   * zod's `parse`: the parsed value, or a thrown {@link CheckError} holding the issues (zod would
-   * throw its `ZodError`, which has the same `issues`).
+   * zod's `parse` (set on the prototype below): the parsed value, or a thrown {@link CheckError}
+   * holding the issues (zod throws its `ZodError`, which has the same `issues`). Typed `unknown` so
+   * that where a check is typed as its zod schema as well ({@link typed}), `parse` reads as zod's.
    */
-  parse(value: unknown): unknown {
+  declare readonly parse: unknown;
+}
+
+Object.defineProperty(Schema.prototype, 'parse', {
+  value(this: Schema, value: unknown): unknown {
     const result = this.safeParse(value);
     if (!result.success) throw new CheckError(result.error.issues);
     return result.data;
-  }
-}
+  },
+});
 
 /** What {@link Schema.parse} throws: the issues, one per line in the message, as zod's error holds them. */
 export class CheckError extends Error {
@@ -61,7 +66,7 @@ export class CheckError extends Error {
 /**
  * `schema` typed as the zod schema it was compiled from as well, so that it goes where that schema
  * went (`Requester.request`, whose public signature names zod's `ZodType`): the code it reaches only
- * calls `safeParse` and `parse`, which it has.
+ * calls `safeParse` and `parse`, which it has (typed as the zod schema's own).
  */
 export const typed = <T>(schema: Schema): T & Schema => schema as T & Schema;
 
