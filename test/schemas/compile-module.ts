@@ -3,6 +3,13 @@
 // (`_zod.def`); anything the kit does not implement is refused with where it is.
 import type * as z from 'zod';
 import { ruleOf } from '../../src/schemas/zod/fields.js';
+import { fastAccept } from './compile-fast.js';
+
+/**
+ * The hot request shapes: their compiled check also gets a fast path (test/schemas/compile-fast.ts),
+ * straight-line code for the value that passes.
+ */
+const HOT = new Set(['OrderCreateRequest']);
 
 export type Schema = z.core.$ZodType;
 type Def = Record<string, unknown> & {
@@ -30,19 +37,57 @@ function messageOf(def: Def, where: string): string | undefined {
   return a;
 }
 
-/** The text of the compiled module `module` (before formatting). */
+/** The imports and module constants a generated file needs, and how a value is named in it. */
+function fileRefs(values: Map<unknown, { path: string; name: string }>) {
+  const imports = new Map<string, Set<string>>();
+  const hoisted = new Map<RegExp, string>();
+  const use = (path: string, name: string) => {
+    if (!imports.has(path)) imports.set(path, new Set());
+    imports.get(path)!.add(name);
+  };
+  const valueRef = (v: unknown, where: string): string => {
+    if (v === Number.isFinite) return 'Number.isFinite';
+    const found = values.get(v);
+    if (found) {
+      use(found.path, found.name);
+      return found.name;
+    }
+    if (v instanceof RegExp) {
+      // A pattern no module exports: one module constant, built once.
+      if (!hoisted.has(v)) hoisted.set(v, `PATTERN_${hoisted.size}`);
+      return hoisted.get(v)!;
+    }
+    throw new Unsupported(`${where}: a function that no zod-free module of src/schemas exports`);
+  };
+  const head = (kit: Set<string>) => [
+    `import { ${[...kit].sort((a, b) => a.replace('type ', '').localeCompare(b.replace('type ', ''))).join(', ')} } from '../check/index.js';`,
+    ...[...imports]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([path, names]) => `import { ${[...names].sort().join(', ')} } from '${path}';`),
+  ];
+  const patterns = () =>
+    [...hoisted].map(
+      ([re, name]) =>
+        `const ${name} = /* @__PURE__ */ new RegExp(${JSON.stringify(re.source)}, ${JSON.stringify(re.flags)});`,
+    );
+  return { use, valueRef, head, patterns };
+}
+
+/**
+ * The text of the compiled module `module` (before formatting), by file name: `<module>.ts`, and for
+ * a module with a hot schema `<module>.fast.ts` (the fast paths, for Node.js and the like) and
+ * `<module>.fast.web.ts` (none: the build for Workers and browsers keeps its bundle small).
+ */
 export function compileModule(
   module: string,
   exports: Record<string, unknown>,
   home: Map<Schema, { module: string; name: string }>,
   values: Map<unknown, { path: string; name: string }>,
-): string {
+): Record<string, string> {
   const kit = new Set<string>(['typed']);
-  const imports = new Map<string, Set<string>>();
-  const use = (path: string, name: string) => {
-    if (!imports.has(path)) imports.set(path, new Set());
-    imports.get(path)!.add(name);
-  };
+  const { use, valueRef, head, patterns } = fileRefs(values);
+  const fastRefs = fileRefs(values);
+  const fastLines: string[] = [];
   const lines: string[] = [];
   const done = new Set<Schema>();
   const call = (fn: string, args: string[]) => {
@@ -52,17 +97,6 @@ export function compileModule(
     return `/* @__PURE__ */ ${fn}(${args.join(', ')})`;
   };
   const text = (s: string | undefined) => (s === undefined ? 'undefined' : JSON.stringify(s));
-  const valueRef = (v: unknown, where: string): string => {
-    if (v === Number.isFinite) return 'Number.isFinite';
-    const found = values.get(v);
-    if (found) {
-      use(found.path, found.name);
-      return found.name;
-    }
-    if (v instanceof RegExp)
-      return `/* @__PURE__ */ new RegExp(${JSON.stringify(v.source)}, ${JSON.stringify(v.flags)})`;
-    throw new Unsupported(`${where}: a function that no zod-free module of src/schemas exports`);
-  };
 
   const checksOf = (s: Schema, owner: string | undefined, where: string): string[] => {
     const out: string[] = [];
@@ -215,7 +249,15 @@ export function compileModule(
 
   const define = (s: Schema, name: string) => {
     if (done.has(s)) return;
-    const body = expr(s, name);
+    let body = expr(s, name);
+    if (HOT.has(name)) {
+      const accept = `accept${name}`;
+      fastLines.push(
+        `export const ${accept}: Accept | undefined = ${fastAccept(s, fastRefs.valueRef, name).replace('(input) =>', '(input: AnyValue) =>')};`,
+      );
+      use(`./${module}.fast.js`, accept);
+      body = call('fast', [body, accept]);
+    }
     done.add(s);
     lines.push(`export const ${name} = /* @__PURE__ */ typed<typeof Z.${name}>(${body});`);
   };
@@ -224,20 +266,44 @@ export function compileModule(
       define(value, name);
   }
 
-  const importLines = [
-    `import { ${[...kit].sort().join(', ')} } from '../check/index.js';`,
-    ...[...imports]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([path, names]) => `import { ${[...names].sort().join(', ')} } from '${path}';`),
-    `import type * as Z from '../zod/${module}.js';`,
-  ];
-  return [
+  const header = (what: string) => [
     `// Generated from src/schemas/zod/${module}.ts by test/schemas/compile-schemas.ts: do not edit.`,
-    '// The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts',
-    '// holds the two equal.',
-    ...importLines,
-    '',
-    ...lines,
-    '',
-  ].join('\n');
+    what,
+  ];
+  const files: Record<string, string> = {
+    [`${module}.ts`]: [
+      ...header(
+        '// The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts\n// holds the two equal.',
+      ),
+      ...head(kit),
+      `import type * as Z from '../zod/${module}.js';`,
+      '',
+      ...patterns(),
+      ...lines,
+      '',
+    ].join('\n'),
+  };
+  if (fastLines.length) {
+    const names = fastLines.map((l) => /export const (\w+)/.exec(l)![1]!);
+    files[`${module}.fast.ts`] = [
+      ...header(
+        `// The fast paths of its hot request checks (test/schemas/compile-fast.ts): straight-line code that\n// returns the parsed value when it is sure the value passes, else REFUSE (the full check then runs).`,
+      ),
+      ...fastRefs.head(new Set(['type Accept', 'type AnyValue', 'REFUSE'])),
+      '',
+      ...fastRefs.patterns(),
+      ...fastLines,
+      '',
+    ].join('\n');
+    files[`${module}.fast.web.ts`] = [
+      ...header(
+        `// The build for Workers, edge runtimes and browsers resolves ${module}.fast.js here (tsup.config.ts): no\n// fast paths, for a smaller bundle; the full checks run, with the same outcome.`,
+      ),
+      "import type { Accept } from '../check/index.js';",
+      '',
+      ...names.map((n) => `export const ${n}: Accept | undefined = undefined;`),
+      '',
+    ].join('\n');
+  }
+  return files;
 }

@@ -70,10 +70,12 @@ export function compileModules(modules = MODULES): { file: string; text: string 
         values.set(value, { path, name });
     }
   }
-  return modules.map(([module, exports]) => ({
-    file: `${module}.ts`,
-    text: format(`src/schemas/compiled/${module}.ts`, compileModule(module, exports, home, values)),
-  }));
+  return modules.flatMap(([module, exports]) =>
+    Object.entries(compileModule(module, exports, home, values)).map(([file, text]) => ({
+      file,
+      text: format(`src/schemas/compiled/${file}`, text),
+    })),
+  );
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -251,3 +251,34 @@ export function record(value: Schema, message?: string): Schema {
     return out;
   });
 }
+
+/** What a fast path returns when it is not sure a value passes: the full check then runs. */
+export const REFUSE: unique symbol = Symbol('refuse');
+
+/** A value a generated fast path reads by key and tests in place (it may be anything). */
+// biome-ignore lint/suspicious/noExplicitAny: a fast path tests every value it reads before using it
+export type AnyValue = any;
+
+/** A fast path: the parsed value when it is sure the value passes, else {@link REFUSE}. */
+export type Accept = (input: AnyValue) => unknown;
+
+const fullChecks = new WeakMap<Schema, Schema>();
+
+/**
+ * `schema` with a fast path tried first (test/schemas/compile-fast.ts generates it): the parsed value
+ * when the fast path is sure, else the full check, which raises the issues. No fast path (the build
+ * for Workers and browsers has none): `schema` itself.
+ */
+export function fast(schema: Schema, accept: Accept | undefined): Schema {
+  if (!accept) return schema;
+  const full = schema.run;
+  const out = new Schema((value, issues) => {
+    const parsed = accept(value);
+    return parsed === REFUSE ? full(value, issues) : parsed;
+  }, schema.skipsAbsent);
+  fullChecks.set(out, schema);
+  return out;
+}
+
+/** The full check behind a fast path (`schema` when it has none): what the build for Workers runs. */
+export const fullCheckOf = (schema: Schema): Schema => fullChecks.get(schema) ?? schema;

@@ -7,6 +7,9 @@ import { above, below, int, object, pattern, refine, string, typed } from '../ch
 import { isSecureUrl } from '../common.js';
 import type * as Z from '../zod/fields.js';
 
+const PATTERN_0 = /* @__PURE__ */ /^\+[1-9]\d{1,14}$/;
+const PATTERN_1 =
+  /* @__PURE__ */ /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 export const ErrorBody = /* @__PURE__ */ typed<typeof Z.ErrorBody>(
   /* @__PURE__ */ object(
     {
@@ -22,19 +25,12 @@ export const cents = /* @__PURE__ */ typed<typeof Z.cents>(
 );
 export const e164Phone = /* @__PURE__ */ typed<typeof Z.e164Phone>(
   /* @__PURE__ */ string(undefined, [
-    /* @__PURE__ */ pattern(
-      /* @__PURE__ */ /^\+[1-9]\d{1,14}$/,
-      'must be an E.164 phone number such as +15551234567',
-    ),
+    /* @__PURE__ */ pattern(PATTERN_0, 'must be an E.164 phone number such as +15551234567'),
   ]),
 );
 export const email = /* @__PURE__ */ typed<typeof Z.email>(
   /* @__PURE__ */ string('must be an email address', [
-    /* @__PURE__ */ pattern(
-      /* @__PURE__ */ /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/,
-      'must be an email address',
-      'email',
-    ),
+    /* @__PURE__ */ pattern(PATTERN_1, 'must be an email address', 'email'),
   ]),
 );
 export const nonNegativeCents = /* @__PURE__ */ typed<typeof Z.nonNegativeCents>(

@@ -3,6 +3,7 @@
 // holds the two equal.
 import {
   array,
+  fast,
   nullable,
   number,
   object,
@@ -18,6 +19,7 @@ import type * as Z from '../zod/orders.js';
 import { e164Phone, email, positiveCents, secureUrl, timestamp, uuid } from './fields.js';
 import { Level3 } from './level3.js';
 import { metadata } from './metadata.js';
+import { acceptOrderCreateRequest } from './orders.fast.js';
 import { PaymentStatus } from './payments.js';
 
 export const OrderStatus = /* @__PURE__ */ typed<typeof Z.OrderStatus>(
@@ -78,26 +80,29 @@ export const OrderCreateParams = /* @__PURE__ */ typed<typeof Z.OrderCreateParam
   ),
 );
 export const OrderCreateRequest = /* @__PURE__ */ typed<typeof Z.OrderCreateRequest>(
-  /* @__PURE__ */ object(
-    {
-      location_id: uuid,
-      total_cents: positiveCents,
-      description: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
-      external_reference: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
-      external_source: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
-      external_id: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
-      customer_name: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
-      customer_phone: /* @__PURE__ */ optional(e164Phone),
-      customer_email: /* @__PURE__ */ optional(email),
-      department_id: /* @__PURE__ */ optional(uuid),
-      metadata: /* @__PURE__ */ optional(metadata),
-      level3: /* @__PURE__ */ optional(Level3),
-      return_url: /* @__PURE__ */ optional(secureUrl),
-      cancel_url: /* @__PURE__ */ optional(secureUrl),
-    },
-    'strict',
-    undefined,
-    [/* @__PURE__ */ rule(hostedCheckoutIssues)],
+  /* @__PURE__ */ fast(
+    /* @__PURE__ */ object(
+      {
+        location_id: uuid,
+        total_cents: positiveCents,
+        description: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
+        external_reference: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
+        external_source: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
+        external_id: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
+        customer_name: /* @__PURE__ */ optional(/* @__PURE__ */ string()),
+        customer_phone: /* @__PURE__ */ optional(e164Phone),
+        customer_email: /* @__PURE__ */ optional(email),
+        department_id: /* @__PURE__ */ optional(uuid),
+        metadata: /* @__PURE__ */ optional(metadata),
+        level3: /* @__PURE__ */ optional(Level3),
+        return_url: /* @__PURE__ */ optional(secureUrl),
+        cancel_url: /* @__PURE__ */ optional(secureUrl),
+      },
+      'strict',
+      undefined,
+      [/* @__PURE__ */ rule(hostedCheckoutIssues)],
+    ),
+    acceptOrderCreateRequest,
   ),
 );
 export const OrderCreated = /* @__PURE__ */ typed<typeof Z.OrderCreated>(
