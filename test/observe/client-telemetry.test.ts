@@ -75,7 +75,7 @@ function client(extra: ConstructorParameters<typeof PaymentsClient>[0] = {}) {
 describe('the call span is the active context of its attempts', () => {
   it("an undici span and a partner middleware's span are children of the call's span", async () => {
     const tracer = tracerProvider.getTracer('partner');
-    const middleware: Middleware = (call, next) =>
+    const middleware: Middleware = (_call, next) =>
       tracer.startActiveSpan('partner middleware', (span: Span) => next().finally(() => span.end()));
     const c = client({ tracer: tracerProvider.getTracer('sdk'), middleware: [middleware] });
     const location = mock.fixtures.partners[0]!.locations.payments;

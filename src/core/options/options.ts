@@ -241,7 +241,6 @@ export function resolveOptions(
       "must be an OpenTelemetry Tracer (trace.getTracer('my-service')).",
     );
   }
-  checkMeter(options.meter);
   return {
     clientId,
     clientSecret,
@@ -265,7 +264,7 @@ export function resolveOptions(
     },
     middleware: options.middleware === undefined ? [] : middlewareList(options.middleware),
     tracer: options.tracer,
-    meter: options.meter,
+    meter: checkMeter(options.meter),
     intentStore: intentStoreOption(options.intentStore),
     reconcile: reconcileMode(options.reconcile, 'auto'),
     settleMs: duration('settleMs', options.settleMs, 30_000),
@@ -352,9 +351,10 @@ export function duration(option: string, value: number | undefined, fallback: nu
   return value;
 }
 
-/** Refuses a `meter` that is not an OpenTelemetry Meter. */
-export function checkMeter(meter: unknown): void {
+/** The `meter` option, refused unless it is an OpenTelemetry Meter. */
+export function checkMeter(meter: PaymentsMeter | undefined): PaymentsMeter | undefined {
   const m = meter as Partial<PaymentsMeter> | undefined;
   if (m !== undefined && (typeof m?.createHistogram !== 'function' || typeof m.createCounter !== 'function'))
     throw new ConfigurationError('meter', "must be an OpenTelemetry Meter (metrics.getMeter('my-service')).");
+  return meter;
 }

@@ -82,7 +82,7 @@ export function resolveOverrides(base: ResolvedOptions, overrides: ClientOverrid
     logLevel: o.logLevel ?? base.logLevel,
     middleware: o.middleware === undefined ? base.middleware : middlewareList(o.middleware),
     tracer: 'tracer' in o ? o.tracer : base.tracer,
-    meter: 'meter' in o ? (checkMeter(o.meter), o.meter) : base.meter,
+    meter: 'meter' in o ? checkMeter(o.meter) : base.meter,
     reconcile: reconcileMode(o.reconcile, base.reconcile),
     settleMs: duration('settleMs', o.settleMs, base.settleMs),
     // A new limit is a limiter of the derived client's own (client.ts builds it); undefined keeps the parent's.
