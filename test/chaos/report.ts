@@ -57,6 +57,7 @@ export function describe(r: ChaosResult): string {
     `unhandled rejections: ${r.unhandled}`,
     `secrets: ${r.transcript.secretsScanned} known, searched in ${r.transcript.lines} lines of logs (debug), events, errors and inspect output: ${Object.keys(r.transcript.found).length === 0 ? 'none found' : JSON.stringify(r.transcript.found)}; planted secrets found (positive control): ${r.transcript.controlFound ? 'yes' : 'NO'}`,
     `heap (clients' process, after GC): ${mb(r.heap.baselineBytes)} after the warm-up, ${mb(r.heap.afterBytes)} after the calls: growth ${mb(r.heap.growthBytes)}${slope === undefined ? '' : `; slope ${(slope / 1024).toFixed(1)} KB per 1,000 calls over ${r.heap.samples.length} samples`}`,
+    `intent store (one MemoryIntentStore for both clients, maxIntents ${o.maxIntents}): ${r.heap.intents.baseline} intents after the warm-up, ${r.heap.intents.after} after the calls, of which ${r.heap.intents.unsettled} open or unknown (kept until settled)`,
     `mock and proxy process heap at the end: ${r.server.heapUsedMB} MB (the mock keeps every order: not the SDK's)`,
     r.broken.length === 0
       ? 'every promise held'
