@@ -53,7 +53,8 @@ export default defineConfig([
     esbuildPlugins: [webTransport],
   },
   {
-    entry: { 'cli/mock': 'src/cli/mock.ts' },
+    // The two bins: the mock (partner-payments-mock) and the partner's CLI (partner-payments).
+    entry: { 'cli/mock': 'src/cli/mock.ts', 'cli/partner-payments': 'src/cli/partner-payments.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'node20',

@@ -5,13 +5,23 @@
  *   npm run bench -- --quick           small numbers, a smoke test (prints only)
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *
- * Sections: http (orders.get and orders.create), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
+ * Sections: http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
  * memory, redaction (errors with 50,000 clients in the process), mock (the mock bin against Prism under
- * load); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
+ * load), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
 import { met, type Report, renderReport, writeReport } from './report.js';
 
-const SECTIONS = ['http', 'fleet', 'webhooks', 'footprint', 'memory', 'redaction', 'mock'] as const;
+const SECTIONS = [
+  'http',
+  'intents',
+  'fleet',
+  'webhooks',
+  'footprint',
+  'memory',
+  'redaction',
+  'deno',
+  'mock',
+] as const;
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
@@ -30,6 +40,13 @@ if (only.includes('http')) {
     ...(await benchHttp(quick ? { perRound: 500, rounds: 2 } : { perRound: 1_000, rounds: 24 })),
   );
 }
+if (only.includes('intents')) {
+  step('exactly-once on the success path (payments.create with a key; memory and Redis intent stores)');
+  const { benchIntents } = await import('./intents.js');
+  report.comparisons.push(
+    ...(await benchIntents(quick ? { perRound: 300, rounds: 2 } : { perRound: 500, rounds: 30 })),
+  );
+}
 if (only.includes('fleet')) {
   step('fleet options while idle (orders.get with tokenStore and rateLimit)');
   const { benchFleet } = await import('./fleet.js');
@@ -45,6 +62,13 @@ if (only.includes('webhooks')) {
   const { benchWebhooks } = await import('./webhooks.js');
   report.comparisons.push(
     ...(await benchWebhooks(quick ? { perRound: 2_000, rounds: 2 } : { perRound: 5_000, rounds: 28 })),
+  );
+}
+if (only.includes('deno')) {
+  step('payments.create on Deno, a connection of its own per charge');
+  const { benchDeno } = await import('./deno.js');
+  report.comparisons.push(
+    ...(await benchDeno(quick ? { perRound: 50, rounds: 2 } : { perRound: 50, rounds: 60 })),
   );
 }
 if (only.includes('footprint')) {

@@ -5,9 +5,11 @@
  * `partner-payments` to `src/index.ts`, which would measure the sources instead.
  */
 import type * as Main from '../src/index.js';
+import type * as Stores from '../src/stores/index.js';
 import type * as Webhooks from '../src/webhooks/index.js';
 
 const load = (file: string): Promise<unknown> => import(new URL(`../dist/${file}`, import.meta.url).href);
 
 export const sdk = (await load('index.js')) as typeof Main;
 export const webhooks = (await load('webhooks.js')) as typeof Webhooks;
+export const stores = (await load('stores.js')) as typeof Stores;

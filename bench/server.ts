@@ -1,7 +1,8 @@
 /**
  * The loopback node:http server every HTTP contender talks to, run in a child process so that it
  * does not share the benchmark's event loop. It answers a fixed order JSON to any GET, a token to a
- * POST to /oauth2/token and a created order to any other POST, after reading the whole request body.
+ * POST to /oauth2/token, a pending payment to a POST to .../payments and a created order to any other
+ * POST, after reading the whole request body.
  */
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -33,6 +34,14 @@ const ORDER = JSON.stringify({
 });
 
 const CREATED = JSON.stringify({ order_id: ORDER_ID, status: 'open', total_cents: 12_500, created_at: NOW });
+const PAYMENT = JSON.stringify({
+  payment_id: '5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+  order_id: ORDER_ID,
+  status: 'pending',
+  amount_cents: 12_500,
+  method: 'card',
+  created_at: NOW,
+});
 const TOKEN = JSON.stringify({ access_token: 'bench-token', token_type: 'Bearer', expires_in: 3600 });
 
 function serve(): void {
@@ -40,7 +49,14 @@ function serve(): void {
     const post = req.method === 'POST';
     req.on('data', () => {});
     req.on('end', () => {
-      const body = post ? (req.url?.endsWith('/oauth2/token') ? TOKEN : CREATED) : ORDER;
+      const url = req.url ?? '';
+      const body = post
+        ? url.endsWith('/oauth2/token')
+          ? TOKEN
+          : url.endsWith('/payments')
+            ? PAYMENT
+            : CREATED
+        : ORDER;
       res.writeHead(post ? 201 : 200, {
         'content-type': 'application/json',
         'content-length': Buffer.byteLength(body),

@@ -41,6 +41,8 @@ const prelude = {
   afterAll: "import { afterAll } from 'vitest';",
   createMockService: "import { createMockService } from 'partner-payments/testing';",
   mock: "declare const mock: import('partner-payments/testing').MockService;",
+  // Deno's own types (lib.deno.ns): the HTTP client, and fetch's `client` option.
+  Deno: 'declare const Deno: { createHttpClient(options: { proxy?: { url: string }; poolMaxIdlePerHost?: number }): { close(): void } }; declare global { interface RequestInit { client?: { close(): void } } }',
   app: 'declare const app: { get(path: string, handler: (req: any, res: any) => unknown): void; post(path: string, ...handlers: unknown[]): void };',
 };
 

@@ -1,11 +1,13 @@
 // Packs the package as npm would publish it, checks what the tarball holds, then installs it in a
 // scratch project WITHOUT msw (an optional peer nobody has) and loads every entry point from
 // CommonJS and from ESM, then starts the bin and drives it over raw HTTP. It also follows every
-// relative link of the installed README and docs inside node_modules/partner-payments.
+// relative link of the installed README and docs inside node_modules/partner-payments. The
+// partner-payments bin (doctor, verify) is run with npx against the installed mock bin.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mjs';
+import { checkCli } from './check-cli.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
 import { packAndInstall, run } from './pack.mjs';
 
@@ -43,6 +45,8 @@ try {
     'dist/stores.js',
     'dist/stores.cjs',
     'dist/cli/mock.js',
+    'dist/cli/partner-payments.js',
+    'docs/cli.md',
     'docs/getting-started.md',
     'docs/errors.md',
     'examples/charge-and-await.ts',
@@ -176,6 +180,7 @@ try {
     process.stdout.write(run(process.execPath, [file], scratch));
   await checkBin(join(scratch, 'node_modules', '.bin', 'partner-payments-mock'));
   await checkMockProduct(scratch);
+  await checkCli(scratch);
   await checkPythonAcceptance(scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -1,14 +1,27 @@
-// Runs the test suite on Node 22 and 24, installed as npm packages into .tmp/runtimes (no system
-// install; the same copies the ecosystem suite uses).
-// Usage: npm run test:matrix [-- 22 24]
+// Runs the vitest suite on each supported Node.js line, one after the other, and fails when any
+// fails. The running Node serves its own line; the others are installed as npm packages into
+// .tmp/runtimes (no system install; the same copies the ecosystem suite uses). `npm test` runs it.
+// Usage: npm run test:matrix [-- [--lean] 20 22 24]
+//   --lean: the lines other than the running one skip the files whose outcome does not depend on
+//   the Node.js line or that take longest (LEAN_SKIP), when the time of `npm test` demands it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { nodeBinary, root } from './pack.mjs';
 
-const majors = process.argv.slice(2).length ? process.argv.slice(2) : ['22', '24'];
+/** The Node.js lines the package supports (README, "Support policy"). */
+const LINES = ['20', '22', '24'];
+const args = process.argv.slice(2);
+const lean = args.includes('--lean');
+const majors = args.filter((a) => a !== '--lean').length ? args.filter((a) => a !== '--lean') : LINES;
+// The import graph (static, the same on every line), the chaos run, the fleets (real Redis and
+// PostgreSQL, no Node-line behaviour of their own) and the fault soak (minutes of
+// load; they run in full on the running line).
+const LEAN_SKIP = ['test/house/**', 'test/chaos/**', 'test/fleets/**', 'test/faults/soak.test.ts'];
 const results = [];
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const reports = join(root, '.tmp', 'runtimes');
+mkdirSync(reports, { recursive: true });
 
 // " (412 of 412 tests passed in 61 files)", from vitest's JSON report, when it wrote one.
 function counts(file) {
@@ -18,28 +31,32 @@ function counts(file) {
 }
 
 for (const major of majors) {
-  const bin = nodeBinary(major);
-  const prefix = dirname(dirname(dirname(dirname(bin))));
+  const own = major === process.versions.node.split('.')[0];
+  const bin = own ? process.execPath : nodeBinary(major);
+  const skip = lean && !own ? LEAN_SKIP.flatMap((glob) => ['--exclude', glob]) : [];
   const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
-  console.log(`\n=== Node ${version} ===`);
-  const report = join(prefix, 'vitest-report.json');
+  console.log(`\n=== Node ${version}${skip.length ? ` (without ${LEAN_SKIP.join(', ')})` : ''} ===`);
+  const report = join(reports, `vitest-report-node${major}.json`);
   rmSync(report, { force: true });
+  const started = performance.now();
+  let outcome = 'passed';
   try {
     // The version under test first on PATH, so a test that spawns `node` gets it too.
     const PATH = `${dirname(bin)}${delimiter}${process.env.PATH ?? ''}`;
     execFileSync(
       bin,
-      [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+      [vitest, 'run', ...skip, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
       {
         cwd: root,
         stdio: 'inherit',
         env: { ...process.env, PATH },
       },
     );
-    results.push(`${version}: passed${counts(report)}`);
   } catch {
-    results.push(`${version}: FAILED${counts(report)}`);
+    outcome = 'FAILED';
   }
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  results.push(`${version}: ${outcome}${counts(report)} in ${seconds} s${skip.length ? ' (lean)' : ''}`);
 }
 console.log(`\n${results.join('\n')}`);
 if (results.some((r) => r.includes(': FAILED'))) process.exit(1);

@@ -6,8 +6,11 @@ import { SharedTokenAuth } from './core/auth/shared-auth.js';
 import { type AuthStrategy, clientCredentialsGrant, makeAuth } from './core/auth/strategies.js';
 import type { APIPromise } from './core/call/api-promise.js';
 import { HttpCore } from './core/call/http.js';
-import type { Requester, RequestSpec } from './core/call/types.js';
+import type { IntentCall, Requester, RequestSpec } from './core/call/types.js';
 import { type AuthSetup, explainScope } from './core/errors/hints.js';
+import type { IntentIO } from './core/intents/reconcile.js';
+import { type RecoveredIntent, type RecoverOptions, recoverIntents } from './core/intents/recover.js';
+import { IntentRunner } from './core/intents/runner.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
 import type { EventSink, PaymentsClientEvents, TokenEvent } from './core/observe/events.js';
@@ -15,6 +18,7 @@ import { makeLog } from './core/observe/logger.js';
 import { traceTarget, tracingMiddleware } from './core/observe/tracing.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options/options.js';
 import { type ClientOverrides, resolveOverrides } from './core/options/overrides.js';
+import { type IntentStore, MemoryIntentStore } from './core/stores/intent-store.js';
 import { tokenStoreKey } from './core/stores/token-store.js';
 import { defaultTransport } from './core/transport/default-transport.js';
 import { userAgent } from './core/transport/runtime.js';
@@ -41,6 +45,7 @@ interface Lineage {
   limiter: RateLimiter | undefined;
   secrets: SecretRegistry;
   parent: EventSink;
+  intentStore: IntentStore;
 }
 let deriving: Lineage | undefined;
 
@@ -80,6 +85,9 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   readonly #authSetup: AuthSetup;
   readonly #secrets: SecretRegistry;
   readonly #events: EventSink;
+  readonly #intentStore: IntentStore;
+  readonly #intents: IntentRunner;
+  readonly #intentIO: IntentIO;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
   constructor(options: PaymentsClientOptions = {}) {
@@ -151,6 +159,28 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     this.launchTokens = new LaunchTokens(this);
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.specs = new Specs(this);
+    // The intent store is shared with the clients derived from this one (same keys, same payments).
+    this.#intentStore = lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore();
+    this.#intentIO = {
+      store: this.#intentStore,
+      log,
+      settleMs: resolved.settleMs,
+      readOrder: async (orderId, signal) => {
+        const before = Date.now();
+        const { data, headers } = await this.orders.get(orderId, { signal }).withResponse();
+        return { payments: data.payments, date: headers.date, before, after: Date.now() };
+      },
+      readPayment: (orderId, paymentId, signal) => this.payments.get(orderId, paymentId, { signal }),
+      readRefund: (orderId, paymentId, refundId, signal) =>
+        this.refunds.get(orderId, paymentId, refundId, { signal }),
+    };
+    this.#intents = new IntentRunner({
+      ...this.#intentIO,
+      events: this.#events,
+      reconcile: resolved.reconcile,
+      deadlineMs: resolved.deadlineMs,
+      maxRetries: resolved.maxRetries,
+    });
   }
 
   /**
@@ -167,6 +197,32 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
     return this.#core.call(spec);
+  }
+
+  /**
+   * Runs a payment or refund creation exactly once per idempotency key: the resources call it.
+   * See docs/idempotency.md.
+   *
+   * @example
+   * // client.payments.create(orderId, params, { idempotencyKey }) goes through it
+   * const payment = await client.payments.create(orderId, { method: 'card', amount_cents: 500 }, { idempotencyKey: 'k-1' });
+   */
+  exactlyOnce<T>(call: IntentCall<T>): APIPromise<T> {
+    return this.#intents.run(call);
+  }
+
+  /**
+   * Settles every payment and refund intent that no live call holds (a process died mid-call, or a
+   * call ended with an unknown outcome), by reading the service's records, and reports each key:
+   * `landed` (with its id), `not_landed` (the key may be used again and creates its resource once),
+   * or `unknown`. Run it at start-up or from a cron job; with a shared `intentStore` it covers the fleet.
+   *
+   * @example
+   * const report = await client.recover();
+   * for (const r of report) if (r.outcome === 'unknown') console.warn(`check order ${r.orderId} (key ${r.idempotencyKey})`);
+   */
+  recover(options?: RecoverOptions): Promise<RecoveredIntent[]> {
+    return recoverIntents({ ...this.#intentIO, events: this.#events }, options);
   }
 
   /**
@@ -189,6 +245,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       limiter: overrides.rateLimit === undefined ? this.#limiter : undefined,
       secrets: this.#secrets,
       parent: this.#events,
+      intentStore: this.#intentStore,
     };
     try {
       return new PaymentsClient();

@@ -10,6 +10,7 @@ export type { Call, CallResult, CallRetry, Middleware } from './core/call/middle
 export type { Page } from './core/call/pagination.js';
 export { PagePromise } from './core/call/pagination.js';
 export type {
+  IntentCall,
   Reconciliation,
   Requester,
   RequestOptions,
@@ -17,6 +18,7 @@ export type {
   RetryMode,
 } from './core/call/types.js';
 export * from './core/errors/api-errors.js';
+export type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
 export type {
   BucketLimit,
   RateLimit,
@@ -29,6 +31,7 @@ export { MemoryRateLimitStore, RATE_TIERS } from './core/limits/rate-limit.js';
 export type {
   EndEvent,
   PaymentsClientEvents,
+  ReconcileEvent,
   RequestEvent,
   ResponseEvent,
   RetryEvent,
@@ -37,8 +40,10 @@ export type {
 } from './core/observe/events.js';
 export type { Logger, LogLevel } from './core/observe/logger.js';
 export type { PaymentsTracer, TraceAttributeValue, TraceSpan } from './core/observe/tracing.js';
-export type { AccessTokenSource, PaymentsClientOptions } from './core/options/options.js';
+export type { AccessTokenSource, PaymentsClientOptions, ReconcileMode } from './core/options/options.js';
 export type { ClientOverrides } from './core/options/overrides.js';
+export type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './core/stores/intent-store.js';
+export { MemoryIntentStore } from './core/stores/intent-store.js';
 export type { StoredToken, TokenStore } from './core/stores/token-store.js';
 export { MemoryTokenStore } from './core/stores/token-store.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
@@ -89,6 +94,7 @@ export type {
   WebhookEndpointCreated,
   WebhookEndpointCreateParams,
 } from './schemas/webhook-endpoints.js';
+export { VERSION } from './version.js';
 // Every type of the webhooks entry (event types, dedupe store, signature header), and its functions.
 export type * from './webhooks/index.js';
 export {

@@ -16,7 +16,7 @@ const cases = filters.length
   : CASES;
 const started = performance.now();
 const { scratch } = packAndInstall({ prefix: 'partner-payments-eco-' });
-for (const file of ['scenario.mjs', 'cli.mjs', 'worker.mjs', 'edge.mjs']) {
+for (const file of ['scenario.mjs', 'promises.mjs', 'cli.mjs', 'worker.mjs', 'edge.mjs']) {
   copyFileSync(join(import.meta.dirname, file), join(scratch, file));
 }
 // The mock and the signing helper come from the installed tarball too.
@@ -67,7 +67,7 @@ for (const c of cases) {
     result = { ok: false, steps: [], error: String(error?.stderr || error?.stack || error) };
   }
   const seconds = ((performance.now() - t0) / 1000).toFixed(1);
-  results.push({ name: c.name, ok: result.ok });
+  results.push({ name: c.name, ok: result.ok, webhookReason: result.webhookReason });
   console.log(
     `${result.ok ? 'ok' : 'FAIL'} ${c.name} (${version}) in ${seconds} s: ${result.steps.join('; ')}`,
   );
@@ -86,7 +86,13 @@ await server.close();
 mock.close?.();
 rmSync(scratch, { recursive: true, force: true });
 
+// verifyWebhookAsync refuses a tampered body with the same reason on every runtime.
+const reasons = [...new Set(results.map((r) => r.webhookReason).filter(Boolean))];
+if (reasons.length > 1) {
+  console.log(`FAIL the runtimes refused the tampered webhook with different reasons: ${reasons.join(', ')}`);
+  process.exitCode = 1;
+}
 const failed = results.filter((r) => !r.ok).length;
 console.log(`\necosystem: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 console.log(`ecosystem: ${results.length - failed} passed, ${failed} failed`);
-process.exitCode = failed ? 1 : 0;
+if (failed) process.exitCode = 1;

@@ -1,16 +1,19 @@
 // The one scenario every runtime runs, from the packed package: a client against the mock on
 // loopback (token, order, payment, awaited result, refund), a webhook verified, an error mapped to
-// its class. It imports only the package's public entries; the runtime's host passes the input.
+// its class, then the promises that depend on the runtime (promises.mjs). It imports only the
+// package's public entries; the runtime's host passes the input.
 import { NotFoundError, PaymentsClient, PaymentsError } from 'partner-payments';
 import * as webhooks from 'partner-payments/webhooks';
+import { runtimePromises } from './promises.mjs';
 
 /**
  * @param {{ baseUrl: string, authUrl: string, clientId: string, clientSecret: string,
  *   locationId: string, webhook: { body: string, header: string, secret: string } }} input
- * @returns {Promise<{ ok: boolean, steps: string[], error?: string }>}
+ * @returns {Promise<{ ok: boolean, steps: string[], error?: string, webhookReason?: string }>}
  */
 export async function runScenario(input) {
   const steps = [];
+  const facts = {};
   const check = (condition, what) => {
     if (!condition) throw new Error(`check failed: ${what}`);
     steps.push(what);
@@ -55,21 +58,26 @@ export async function runScenario(input) {
       `404 mapped to ${missing?.name}`,
     );
     steps.push(`transport ${client.toJSON().transport}`);
-    await verifyWebhooks(input.webhook, check);
-    return { ok: true, steps };
+    facts.webhookReason = await verifyWebhooks(input.webhook, check);
+    await runtimePromises(client, input, check);
+    return { ok: true, steps, ...facts };
   } catch (error) {
-    return { ok: false, steps, error: String(error?.stack ?? error) };
+    return { ok: false, steps, ...facts, error: String(error?.stack ?? error) };
   }
 }
 
 // verifyWebhookAsync (Web Crypto) everywhere; verifyWebhook where node:crypto exists, and elsewhere
-// a PaymentsError that names the asynchronous one.
+// a PaymentsError that names the asynchronous one. Returns the reason a tampered body was refused
+// with (the host checks that every runtime gave the same).
 async function verifyWebhooks({ body, header, secret }, check) {
   const { verifyWebhook, verifyWebhookAsync, WebhookVerificationError } = webhooks;
   const event = await verifyWebhookAsync(body, header, secret);
   check(event.event_kind === 'payment.approved', `verifyWebhookAsync: ${event.event_kind} verified`);
   const tampered = await verifyWebhookAsync(body.replace('}', ' }'), header, secret).catch((e) => e);
-  check(tampered instanceof WebhookVerificationError, 'verifyWebhookAsync: tampered body refused');
+  check(
+    tampered instanceof WebhookVerificationError && tampered.reason === 'signature_mismatch',
+    `verifyWebhookAsync: tampered body refused (${tampered?.reason})`,
+  );
   let sync;
   try {
     sync = verifyWebhook(body, header, secret);
@@ -84,4 +92,5 @@ async function verifyWebhooks({ body, header, secret }, check) {
   } else {
     check(sync.event_id === event.event_id, 'verifyWebhook: verified');
   }
+  return tampered.reason;
 }

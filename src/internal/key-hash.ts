@@ -5,8 +5,8 @@
  * lack). The parts are configuration (URLs, client ids, scopes), never a secret, so the digest only
  * has to keep keys short and distinct, not to resist an attacker.
  */
-export function keyDigest(parts: readonly unknown[]): string {
-  const text = JSON.stringify(parts);
+export function keyDigest(parts: readonly unknown[] | string): string {
+  const text = typeof parts === 'string' ? parts : JSON.stringify(parts);
   let out = '';
   for (const offset of [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b]) {
     let h = offset;

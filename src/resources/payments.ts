@@ -16,35 +16,53 @@ export class Payments {
    * Starts a card payment against an order. The result is `pending`: processing is asynchronous
    * (await it with `client.awaitPaymentResult`, or handle the `payment.approved` webhook).
    *
-   * The service has no idempotency key for payments, so this call is retried only when the request
-   * provably was not processed (429, a connection never established). After an ambiguous failure the
-   * error has `outcomeUnknown: true`: read the order and look for the payment before trying again.
+   * Exactly once per `idempotencyKey` (docs/idempotency.md): the service has no idempotency for
+   * payments, so the SDK keeps the key in the client's `intentStore`. The same key again returns
+   * the same payment (the same key with other params throws `IdempotencyConflictError`, nothing
+   * sent). The request is retried only when it provably was not processed; after a lost answer
+   * the SDK reads the order and returns the payment the key created, or sends again when it
+   * provably did not land (`reconcile: 'auto'`, the default). Only what the service's records cannot
+   * tell ends in an error with `outcomeUnknown: true` (and `candidates` when several payments match).
    *
    * Errors: `RequestValidationError`; `BadRequestError` `amount_exceeds_order_total`,
    * `invalid_request`, Level 3 codes; `ConflictError` `order_already_paid`, `order_not_open`;
    * `NotFoundError` `order_not_found`; `UnprocessableEntityError` `validation_error`.
    *
    * @example
-   * const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 12_500 });
+   * const payment = await client.payments.create(
+   *   order.order_id,
+   *   { method: 'card', amount_cents: 12_500 },
+   *   { idempotencyKey: `charge-${order.order_id}` },
+   * );
    */
   create(orderId: string, params: PaymentCreateParams, opts?: RequestOptions): APIPromise<Payment> {
     return APIPromise.run(() => {
       checkIds({ orderId });
       const body = validate(PaymentCreateParams, params, 'payment');
-      return this.client.request({
-        method: 'POST',
-        scope: 'svc/payments:create',
-        path: path`/pos/v1/orders/${orderId}/payments`,
-        route: '/pos/v1/orders/{order_id}/payments',
-        body,
-        retry: 'unsafe',
-        reconcile: {
-          subject: 'the order',
-          read: `client.orders.get('${orderId}')`,
-          check: `look for a payment of ${formatCents(body.amount_cents)} before creating another`,
-        },
-        response: Payment,
+      const send = (options: RequestOptions | undefined) =>
+        this.client.request({
+          method: 'POST',
+          scope: 'svc/payments:create',
+          path: path`/pos/v1/orders/${orderId}/payments`,
+          route: '/pos/v1/orders/{order_id}/payments',
+          body,
+          retry: 'unsafe',
+          reconcile: {
+            subject: 'the order',
+            read: `client.orders.get('${orderId}')`,
+            check: `look for a payment of ${formatCents(body.amount_cents)} before creating another`,
+          },
+          response: Payment,
+          options,
+        });
+      if (!this.client.exactlyOnce) return send(opts);
+      return this.client.exactlyOnce({
+        kind: 'payment',
+        orderId,
+        params: body,
         options: opts,
+        send,
+        parse: (resource) => Payment.parse(resource),
       });
     });
   }

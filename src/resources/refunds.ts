@@ -15,14 +15,21 @@ export class Refunds {
    * Refunds all or part of a settled payment. The refund starts `pending`; the processor confirms it
    * asynchronously (`payment.refunded` webhook, or `client.awaitRefundResult`).
    *
-   * Like payments, refunds have no idempotency key on the service: retried only when the request
-   * provably was not processed; otherwise the error has `outcomeUnknown: true`.
+   * Exactly once per `idempotencyKey`, kept client-side like a payment's (docs/idempotency.md). The
+   * service lists no refunds of a payment, so a lost answer is settled only by a `payment.refunded`
+   * event recorded through `createWebhookHandler({ intentStore })`; until then the error has
+   * `outcomeUnknown: true` and a rerun with the same key never sends a second refund.
    *
    * Errors: `RequestValidationError`; `UnprocessableEntityError` `validation_error` (above the
    * refundable remainder); `ConflictError` `refund_window_expired`; `NotFoundError` `payment_not_found`.
    *
    * @example
-   * const refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500, reason: 'customer_request' });
+   * const refund = await client.refunds.create(
+   *   orderId,
+   *   paymentId,
+   *   { amount_cents: 2_500, reason: 'customer_request' },
+   *   { idempotencyKey: `refund-${paymentId}-1` },
+   * );
    */
   create(
     orderId: string,
@@ -33,20 +40,31 @@ export class Refunds {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       const body = validate(RefundCreateParams, params, 'refund');
-      return this.client.request({
-        method: 'POST',
-        scope: 'svc/payments:refund',
-        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
-        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
-        body,
-        retry: 'unsafe',
-        reconcile: {
-          subject: 'the order',
-          read: `client.orders.get('${orderId}')`,
-          check: "the payment's status before refunding again",
-        },
-        response: Refund,
+      const send = (options: RequestOptions | undefined) =>
+        this.client.request({
+          method: 'POST',
+          scope: 'svc/payments:refund',
+          path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
+          route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
+          body,
+          retry: 'unsafe',
+          reconcile: {
+            subject: 'the order',
+            read: `client.orders.get('${orderId}')`,
+            check: "the payment's status before refunding again",
+          },
+          response: Refund,
+          options,
+        });
+      if (!this.client.exactlyOnce) return send(opts);
+      return this.client.exactlyOnce({
+        kind: 'refund',
+        orderId,
+        paymentId,
+        params: body,
         options: opts,
+        send,
+        parse: (resource) => Refund.parse(resource),
       });
     });
   }

@@ -1,7 +1,9 @@
 // `postgresStores()`: the fleet token store and the webhook de-duplication store (with
 // `processOnce`, exactly once in your own transaction) on the partner's node-postgres pool.
+import type { IntentStore } from '../core/stores/intent-store.js';
 import type { TokenStore } from '../core/stores/token-store.js';
 import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore } from '../webhooks/dedupe.js';
+import { INTENTS_DDL, postgresIntentStore } from './postgres-intents.js';
 
 /**
  * A client that runs parameterised queries: a node-postgres `PoolClient`, or anything alike.
@@ -76,6 +78,12 @@ export interface PostgresStores {
   tokenStore: TokenStore;
   /** Webhook de-duplication, with `processOnce` for exactly-once effects in your database. */
   dedupeStore: PostgresDedupeStore;
+  /**
+   * For the client's `intentStore` option: payment and refund intents per idempotency key, for the
+   * whole fleet and across restarts (docs/idempotency.md). Holds ids, amounts and the resources the
+   * keys produced, no secret.
+   */
+  intentStore: IntentStore;
 }
 
 /**
@@ -108,7 +116,8 @@ export const POSTGRES_DDL = `CREATE TABLE IF NOT EXISTS partner_payments_tokens 
 CREATE TABLE IF NOT EXISTS partner_payments_webhook_events (
   event_id text PRIMARY KEY,
   expires_at bigint NOT NULL
-);`;
+);
+${INTENTS_DDL}`;
 
 const CLAIM = `INSERT INTO partner_payments_webhook_events AS e (event_id, expires_at) VALUES ($1, $2)
 ON CONFLICT (event_id) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE e.expires_at <= $3
@@ -116,7 +125,7 @@ RETURNING 1`;
 
 /**
  * Fleet stores on Postgres through your node-postgres pool (or anything alike): the package adds no
- * dependency. Creates its two tables on first use (see {@link POSTGRES_DDL}).
+ * dependency. Creates its tables on first use (see {@link POSTGRES_DDL}).
  *
  * @example
  * import pg from 'pg';
@@ -203,7 +212,7 @@ WHERE t.lock_until <= $4 OR t.lock_owner = $2 RETURNING 1`,
       });
     },
   };
-  return { tokenStore, dedupeStore };
+  return { tokenStore, dedupeStore, intentStore: postgresIntentStore(query) };
 }
 
 /** Runs `work` in a transaction on a pooled client: commit when it returns, roll back when it throws. */

@@ -1,8 +1,10 @@
 // `redisStores()`: the fleet token store, rate-limit store and webhook de-duplication store on the
 // partner's own Redis client (node-redis 4+ or ioredis 5+, duck-typed).
 import { type BucketLimit, leaseWindowMs, type RateLimitStore } from '../core/limits/rate-limit.js';
+import type { IntentStore } from '../core/stores/intent-store.js';
 import type { StoredToken, TokenStore } from '../core/stores/token-store.js';
 import type { DedupeStore } from '../webhooks/dedupe.js';
+import { redisIntentStore } from './redis-intents.js';
 import { BUCKET, REPLACE_TOKEN, UNLOCK } from './redis-scripts.js';
 
 /**
@@ -40,6 +42,12 @@ export interface RedisStores {
   rateLimitStore: RateLimitStore;
   /** For webhook de-duplication (`createDeduplicator({ store })`): `SET NX PX` per event id. */
   dedupeStore: DedupeStore;
+  /**
+   * For the client's `intentStore` option: payment and refund intents per idempotency key, for the
+   * whole fleet and across restarts (docs/idempotency.md). Leases run on Redis's clock. Needs a
+   * single Redis (not Cluster: its scripts touch an order's keys together). No secret is stored.
+   */
+  intentStore: IntentStore;
 }
 
 type Send = (args: (string | number)[]) => Promise<unknown>;
@@ -120,5 +128,5 @@ export function redisStores(client: RedisClientLike): RedisStores {
       await send(['DEL', `partner-payments:webhook-event:${id}`]);
     },
   };
-  return { tokenStore, rateLimitStore, dedupeStore };
+  return { tokenStore, rateLimitStore, dedupeStore, intentStore: redisIntentStore(send) };
 }

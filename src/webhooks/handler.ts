@@ -1,6 +1,7 @@
 // `createWebhookHandler()`: a receiver for fetch-style platforms and Node.js servers that verifies
 // each delivery, skips redeliveries, and runs the handler of the event's kind.
 import { WebhookVerificationError } from '../core/errors/api-errors.js';
+import type { IntentStore } from '../core/stores/intent-store.js';
 import type { KnownEventKind } from '../schemas/event-envelope.js';
 import type { WebhookEvent, WebhookEventOf } from '../schemas/events.js';
 import { claimWithin, createDeduplicator, type DedupeStore, dedupeTimeoutOf } from './dedupe.js';
@@ -87,6 +88,14 @@ export interface WebhookHandlerOptions {
   maxAgeMs?: number;
   /** The largest body accepted; a larger one is answered 413 unread. @default 1048576 (1 MiB) */
   maxBodyBytes?: number;
+  /**
+   * The client's `intentStore`: every refund event (`payment.refunded`, the reversal events) is
+   * recorded in it before your handler runs, which is how a refund whose answer was lost becomes
+   * known (the service lists no refunds of a payment; docs/idempotency.md). A store failure answers
+   * 500, so the service delivers the event again.
+   * @default undefined (refund events are not recorded)
+   */
+  intentStore?: Pick<IntentStore, 'noteRefund'>;
 }
 
 /**
@@ -104,6 +113,19 @@ export interface WebhookHandler {
    * the stream, or takes `req.body` when a framework already read it as a Buffer or string. Never rejects.
    */
   node(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void>;
+}
+
+/** Records the refund a refund event is about (any event whose resource names a `refund_id`). */
+function noteRefund(store: Pick<IntentStore, 'noteRefund'>, event: WebhookEvent): Promise<void> | undefined {
+  const r = event.resource as Record<string, unknown>;
+  if (typeof r.refund_id !== 'string' || typeof r.payment_id !== 'string') return undefined;
+  return store.noteRefund({
+    refundId: r.refund_id,
+    paymentId: r.payment_id,
+    orderId: String(r.order_id ?? ''),
+    amountCents: Number(r.refund_amount_cents),
+    occurredAt: Date.parse(event.occurred_at),
+  });
 }
 
 /** Reasons that are the receiver's own fault, not the sender's: 500, so the service retries once it is fixed. */
@@ -169,6 +191,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         return fail(400, err, undefined, err.reason);
       }
       return fail(500, err);
+    }
+    if (options.intentStore) {
+      try {
+        await noteRefund(options.intentStore, event);
+      } catch (err) {
+        return fail(500, err, event);
+      }
     }
     const run = Object.hasOwn(options.on, event.event_kind)
       ? (options.on[event.event_kind as KnownEventKind] as ((e: WebhookEvent) => unknown) | undefined)

@@ -109,13 +109,13 @@ export async function verifyWebhookAsync(
   const body = toBody(rawBody);
   const hex = parseSignatureHeader(signatureHeader);
   const keys = hmacKeys(secrets);
-  const hmacs = Array.isArray(keys) ? keys : await keys;
   // The bytes parsed must be the bytes verified, though the caller's buffer may change while the
-  // digests are computed: subtle.verify copies the bytes as it is called, and the text is decoded in
-  // the same turn, before anything else can run.
-  const bytes = typeof body === 'string' ? utf8Bytes(body) : body;
-  const matched = matchesAsync(bytes, hex, hmacs);
+  // digests are computed: the text is decoded now, and subtle.verify copies the bytes as it is
+  // called; when the keys must be imported first, the bytes are copied before that wait.
+  const cached = Array.isArray(keys);
+  const bytes = typeof body === 'string' ? utf8Bytes(body) : cached ? body : body.slice();
   const text = bodyText(body);
+  const matched = matchesAsync(bytes, hex, cached ? keys : await keys);
   if (!(await matched)) throw signatureMismatch(secrets.length);
   return parseEvent(text, maxAgeMs);
 }

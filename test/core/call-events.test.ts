@@ -132,7 +132,14 @@ afterEach(async () => {
 for (const [kind, extra] of Object.entries(kinds)) {
   describe(`end without a response [${kind}]`, () => {
     const client = (baseUrl: string, more: object = {}) =>
-      new PaymentsClient({ baseUrl, accessToken: 'static_token_value', maxRetries: 0, ...extra, ...more });
+      new PaymentsClient({
+        baseUrl,
+        accessToken: 'static_token_value',
+        maxRetries: 0,
+        reconcile: 'off',
+        ...extra,
+        ...more,
+      });
 
     it('refused', async () => {
       const c = client(await refusedUrl());

@@ -22,7 +22,12 @@ afterEach(async () => {
 });
 
 function clientFor(baseUrl: string, extra: object) {
-  const client = new PaymentsClient({ baseUrl, accessToken: 'static_token_value', ...extra });
+  const client = new PaymentsClient({
+    baseUrl,
+    accessToken: 'static_token_value',
+    reconcile: 'off',
+    ...extra,
+  });
   const requests: RequestEvent[] = [];
   const retries: RetryEvent[] = [];
   client.on('request', (e) => requests.push(e));

@@ -27,6 +27,7 @@ function client(answer: (path: string) => Response, options: PaymentsClientOptio
     baseUrl: 'https://api.payments.test',
     authUrl: 'https://auth.payments.test',
     maxRetries: 0,
+    reconcile: 'off',
     fetch: async (input) => {
       const { pathname } = new URL(String(input instanceof Request ? input.url : input));
       if (pathname === '/oauth2/token') return json(200, { access_token: 'at_messages_1', expires_in: 3600 });

@@ -117,6 +117,8 @@ export async function startHarness(): Promise<FaultHarness> {
         scopes: ['payments:create', 'payments:read', 'payments:refund'],
         timeoutMs,
         maxRetries,
+        // The fault table is the call path's own policy; reconciliation is tested in test/intents.
+        reconcile: 'off',
         dispatcher: refused.dispatcher,
       });
       let attempts = 0;

@@ -1,4 +1,5 @@
-// The mock service on loopback behind a counter: token requests, 429s, and when each API call arrived.
+// The mock service on loopback behind a counter: token requests, 429s, and when each API call arrived;
+// a test's own hook (`door`) sees each request before the mock does.
 import { PaymentsClient } from '../../src/index.js';
 import {
   createMockService,
@@ -13,10 +14,22 @@ export interface CountingMock {
   counts: { token: number; status429: number; api: number };
   /** Arrival times (ms) of the API calls the mock answered with success. */
   arrivals: number[];
-  /** A machine client of the first partner (a fresh bucket and token per test) and an order it can read. */
-  fleetClient(tier?: 'low' | 'standard' | 'high'): Promise<{
+  /**
+   * Runs on each request before the mock sees it (a test's fault schedule: `mock.failNext` for this
+   * very request, or killing a worker mid-call). Unset by default.
+   */
+  door: ((request: Request) => void | Promise<void>) | undefined;
+  /**
+   * A machine client of the first partner (a fresh bucket and token per test) and an order it can read
+   * (`orders` of them, of `totalCents` each, when asked: `orderIds`).
+   */
+  fleetClient(
+    tier?: 'low' | 'standard' | 'high',
+    extra?: { orders?: number; totalCents?: number },
+  ): Promise<{
     options: { clientId: string; clientSecret: string; baseUrl: string; authUrl: string; maxRetries: number };
     orderId: string;
+    orderIds: string[];
   }>;
   close(): Promise<void>;
 }
@@ -25,11 +38,13 @@ export async function startCountingMock(options: MockServiceOptions = {}): Promi
   const mock = createMockService(options);
   const counts = { token: 0, status429: 0, api: 0 };
   const arrivals: number[] = [];
+  const hooks: Pick<CountingMock, 'door'> = { door: undefined };
   const server = await serveFetch(async (request) => {
     const isToken = new URL(request.url).pathname.endsWith('/oauth2/token');
     if (isToken) counts.token++;
     else counts.api++;
     const arrived = Date.now();
+    await hooks.door?.(request);
     const response = await mock.fetch(request);
     if (response.status === 429) counts.status429++;
     else if (!isToken && response.ok) arrivals.push(arrived);
@@ -40,7 +55,13 @@ export async function startCountingMock(options: MockServiceOptions = {}): Promi
     baseUrl: server.url,
     counts,
     arrivals,
-    async fleetClient(tier = 'high') {
+    get door() {
+      return hooks.door;
+    },
+    set door(door) {
+      hooks.door = door;
+    },
+    async fleetClient(tier = 'high', extra = {}) {
       const partnerId = mock.fixtures.partners[0]!.partnerId;
       const [locationId] = mock.seedLocations(partnerId, 1);
       const setup = mock.addClient({ partnerId });
@@ -51,7 +72,14 @@ export async function startCountingMock(options: MockServiceOptions = {}): Promi
         authUrl: 'https://api.payments.test',
         fetch: (input, init) => mock.fetch(new Request(input, init)),
       });
-      const order = await local.orders.create({ location_id: locationId!, total_cents: 1000 });
+      const orderIds: string[] = [];
+      for (let i = 0; i < (extra.orders ?? 1); i++) {
+        const order = await local.orders.create({
+          location_id: locationId!,
+          total_cents: extra.totalCents ?? 1000,
+        });
+        orderIds.push(order.order_id);
+      }
       const fleet = mock.addClient({ partnerId, tier });
       return {
         options: {
@@ -61,7 +89,8 @@ export async function startCountingMock(options: MockServiceOptions = {}): Promi
           authUrl: server.url,
           maxRetries: 0,
         },
-        orderId: order.order_id,
+        orderId: orderIds[0]!,
+        orderIds,
       };
     },
     async close() {

@@ -9,6 +9,10 @@ export interface Fleet {
   /** Sends `cmd` (or the command made for each worker) to every worker at once; the replies in order. */
   all(cmd: Command | ((index: number) => Command)): Promise<Reply[]>;
   send(index: number, cmd: Command): Promise<Reply>;
+  /** Kills worker `index` (SIGKILL: a crash, nothing runs after it) and resolves once it is gone. */
+  kill(index: number, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a fresh process in place of worker `index` (after `kill`): it knows nothing of the old one. */
+  restart(index: number): Promise<void>;
   readonly size: number;
   close(): Promise<void>;
 }
@@ -58,10 +62,21 @@ export async function startFleet(size: number): Promise<Fleet> {
     send(index, cmd) {
       return workers[index]!.call(cmd);
     },
+    kill(index, signal = 'SIGKILL') {
+      const { child } = workers[index]!;
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      return new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill(signal);
+      });
+    },
+    async restart(index) {
+      workers[index] = await worker();
+    },
     async close() {
       await Promise.all(
         workers.map(async (w) => {
-          if (w.child.exitCode !== null) return;
+          if (w.child.exitCode !== null || w.child.signalCode !== null) return;
           await w.call({ op: 'close' }).catch(() => {});
           w.child.kill();
         }),

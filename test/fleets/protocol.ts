@@ -1,5 +1,5 @@
 // The commands a fleet test sends to its worker processes, and their replies.
-import type { PaymentsClientOptions, RateLimitOptions } from '../../src/index.js';
+import type { PaymentsClientOptions, RateLimitOptions, RecoveredIntent } from '../../src/index.js';
 
 export type StoreKind = 'redis' | 'postgres' | 'memory' | 'none';
 
@@ -9,15 +9,39 @@ interface StoreTarget {
   flavour?: 'node-redis' | 'ioredis';
 }
 
+/** One charge a worker makes: `payments.create(orderId, { amount_cents }, { idempotencyKey: key })`. */
+export interface Charge {
+  orderId: string;
+  key: string;
+  amountCents: number;
+}
+
+/** How one charge ended in a worker: its payment, or the error it threw. */
+export interface ChargeOutcome {
+  key: string;
+  orderId: string;
+  paymentId?: string;
+  error?: { name: string; message: string; outcomeUnknown: boolean; candidates?: string[] };
+  /** When the worker called `payments.create` (epoch ms; the processes share this machine's clock). */
+  startedAt: number;
+  /** How long the call took (ms). */
+  tookMs: number;
+}
+
 export type Command =
   | ({
       op: 'client';
       name: string;
       store: StoreKind;
+      /** The client's `intentStore`: the engine's, one per process (`memory`), or the default (`none`). */
+      intents?: StoreKind;
       options: PaymentsClientOptions;
       rateLimit?: Omit<RateLimitOptions, 'store'>;
     } & StoreTarget)
   | { op: 'get'; name: string; orderId: string; n: number }
+  /** Makes the charges, `concurrency` at a time, and tallies the client's `reconcile` events meanwhile. */
+  | { op: 'charge'; name: string; charges: Charge[]; concurrency: number }
+  | { op: 'recover'; name: string; olderThanMs?: number }
   | ({
       op: 'dedupe';
       store: StoreKind;
@@ -36,4 +60,8 @@ export interface Reply {
   warnings?: string[];
   handled?: string[];
   outcome?: unknown;
+  charged?: ChargeOutcome[];
+  /** The `reconcile` events of a `charge` command, by outcome. */
+  reconciled?: Record<string, number>;
+  recovered?: RecoveredIntent[];
 }

@@ -4,6 +4,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createClient } from 'redis';
 import {
+  CallError,
+  MemoryIntentStore,
   MemoryRateLimitStore,
   MemoryTokenStore,
   PaymentsClient,
@@ -12,9 +14,16 @@ import {
 } from '../../src/index.js';
 import { postgresStores, type RedisClientLike, redisStores } from '../../src/stores/index.js';
 import { createDeduplicator, type DedupeStore, verifyWebhook } from '../../src/webhooks/index.js';
-import type { Command, Reply, StoreKind } from './protocol.js';
+import type { Charge, ChargeOutcome, Command, Reply, StoreKind } from './protocol.js';
 
-const clients = new Map<string, { client: PaymentsClient; minted: number; warnings: string[] }>();
+interface Entry {
+  client: PaymentsClient;
+  minted: number;
+  warnings: string[];
+  reconciled: Record<string, number>;
+}
+
+const clients = new Map<string, Entry>();
 const closers: (() => Promise<unknown>)[] = [];
 const redisClients = new Map<string, RedisClientLike>();
 let pool: pg.Pool | undefined;
@@ -50,7 +59,12 @@ function pgPool(url: string): pg.Pool {
   return pool;
 }
 
-const memory = { token: new MemoryTokenStore(), rate: new MemoryRateLimitStore() };
+// One per process: what a partner's instance keeps in memory dies with it.
+const memory = {
+  token: new MemoryTokenStore(),
+  rate: new MemoryRateLimitStore(),
+  intent: new MemoryIntentStore(),
+};
 
 async function stores(
   kind: StoreKind,
@@ -59,14 +73,63 @@ async function stores(
   if (kind === 'redis') return redisStores(await redisClient(cmd.redisUrl!, cmd.flavour ?? 'node-redis'));
   if (kind === 'postgres') return { ...postgresStores(pgPool(cmd.pgUrl!)), rateLimitStore: undefined };
   if (kind === 'memory')
-    return { tokenStore: memory.token, rateLimitStore: memory.rate, dedupeStore: undefined };
-  return { tokenStore: undefined, rateLimitStore: undefined, dedupeStore: undefined };
+    return {
+      tokenStore: memory.token,
+      rateLimitStore: memory.rate,
+      dedupeStore: undefined,
+      intentStore: memory.intent,
+    };
+  return { tokenStore: undefined, rateLimitStore: undefined, dedupeStore: undefined, intentStore: undefined };
+}
+
+/** Runs `charges` with `concurrency` calls in flight, each with its own idempotency key. */
+async function charge(entry: Entry, charges: Charge[], concurrency: number): Promise<ChargeOutcome[]> {
+  const outcomes: ChargeOutcome[] = [];
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < charges.length; i = next++) {
+      const { orderId, key, amountCents } = charges[i]!;
+      const startedAt = Date.now();
+      try {
+        const payment = await entry.client.payments.create(
+          orderId,
+          { method: 'card', amount_cents: amountCents },
+          { idempotencyKey: key },
+        );
+        outcomes.push({
+          key,
+          orderId,
+          paymentId: payment.payment_id,
+          startedAt,
+          tookMs: Date.now() - startedAt,
+        });
+      } catch (error) {
+        const e = error as Error;
+        const call = error instanceof CallError ? error : undefined;
+        outcomes.push({
+          key,
+          orderId,
+          startedAt,
+          tookMs: Date.now() - startedAt,
+          error: {
+            name: e.name,
+            message: e.message,
+            outcomeUnknown: call?.outcomeUnknown ?? false,
+            ...(call?.candidates ? { candidates: call.candidates } : {}),
+          },
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  return outcomes;
 }
 
 async function run(cmd: Command): Promise<Reply> {
   switch (cmd.op) {
     case 'client': {
       const s = await stores(cmd.store, cmd);
+      const intentStore = cmd.intents ? (await stores(cmd.intents, cmd)).intentStore : undefined;
       const warnings: string[] = [];
       const log = (line: string) => warnings.push(line);
       const options: PaymentsClientOptions = {
@@ -74,13 +137,17 @@ async function run(cmd: Command): Promise<Reply> {
         logger: { debug() {}, info() {}, warn: log, error: log },
         logLevel: 'warn',
         ...(s.tokenStore ? { tokenStore: s.tokenStore } : {}),
+        ...(intentStore ? { intentStore } : {}),
         ...(cmd.rateLimit
           ? { rateLimit: { ...(cmd.rateLimit as RateLimitOptions), store: s.rateLimitStore } }
           : {}),
       };
-      const entry = { client: new PaymentsClient(options), minted: 0, warnings };
+      const entry: Entry = { client: new PaymentsClient(options), minted: 0, warnings, reconciled: {} };
       entry.client.on('token', (e) => {
         if (e.action === 'minted') entry.minted++;
+      });
+      entry.client.on('reconcile', (e) => {
+        entry.reconciled[e.outcome] = (entry.reconciled[e.outcome] ?? 0) + 1;
       });
       clients.set(cmd.name, entry);
       return { ok: true };
@@ -98,6 +165,17 @@ async function run(cmd: Command): Promise<Reply> {
         minted: entry.minted,
         warnings: entry.warnings,
       };
+    }
+    case 'charge': {
+      const entry = clients.get(cmd.name)!;
+      entry.reconciled = {};
+      const charged = await charge(entry, cmd.charges, cmd.concurrency);
+      return { ok: true, charged, reconciled: entry.reconciled, warnings: entry.warnings };
+    }
+    case 'recover': {
+      const { client } = clients.get(cmd.name)!;
+      const options = cmd.olderThanMs === undefined ? {} : { olderThanMs: cmd.olderThanMs };
+      return { ok: true, recovered: await client.recover(options) };
     }
     case 'dedupe': {
       const s = await stores(cmd.store, cmd);

@@ -145,6 +145,9 @@ function makeHarness(kind: TransportKind, base: () => readonly RequestHandler[])
         authUrl: url,
         // Late-bound: msw patches globalThis.fetch when the server starts listening.
         ...(kind === 'fetch' ? { fetch: (input, init) => globalThis.fetch(input, init) } : {}),
+        // These suites pin the call path's own retry policy (a lost payment answer is outcomeUnknown);
+        // reconciliation on top of it is tested in test/intents.
+        reconcile: 'off',
         ...opts,
       });
     },

@@ -169,7 +169,13 @@ describe.each(TRANSPORTS)('each fault kind through %s', (transport) => {
 });
 
 function sdkClient(transport: Transport): PaymentsClient {
-  const options = { ...mock.credentials, baseUrl: server.url, authUrl: server.url, maxRetries: 2 };
+  const options = {
+    ...mock.credentials,
+    baseUrl: server.url,
+    authUrl: server.url,
+    maxRetries: 2,
+    reconcile: 'off' as const,
+  };
   if (transport === 'loopback') return new PaymentsClient(options);
   const recordingFetch = (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init);

@@ -66,6 +66,14 @@ export interface APIPromise<T> extends Promise<T> {
   withResponse(): Promise<APIResponse<T>>;
 }
 
+// Where an APIPromise keeps its meta, for the SDK's own layers (the intent runner) to read unredacted.
+const META = Symbol('partner-payments.meta');
+
+/** The response meta of an APIPromise made by {@link APIPromise.from} (empty for any other promise). */
+export function metaOf(promise: Promise<unknown>): ResponseMeta {
+  return (promise as { [META]?: ResponseMeta })[META] ?? responseMeta();
+}
+
 /**
  * Makes and recognises {@link APIPromise}s. Resources return what the client gives them; these
  * helpers are for the client itself and for test doubles.
@@ -77,7 +85,8 @@ export interface APIPromise<T> extends Promise<T> {
 export const APIPromise = {
   /** `data` itself, given `.withResponse()` reading `meta` (no wrapper promise: the hot path). */
   from<T>(data: Promise<T>, meta: ResponseMeta): APIPromise<T> {
-    const promise = data as APIPromise<T>;
+    const promise = data as APIPromise<T> & { [META]?: ResponseMeta };
+    promise[META] = meta;
     promise.withResponse = () =>
       data.then((value) => ({
         data: value,

@@ -4,7 +4,7 @@
  * unknown outcome (with the spec's reconciliation as data and in words), says why a retryable
  * failure was not retried, and writes the message once, redacted with the client's registry.
  */
-import type { SecretRegistry } from '../../internal/redact.js';
+import { redact, type SecretRegistry } from '../../internal/redact.js';
 import type { AuthStrategy } from '../auth/strategies.js';
 import { APIConnectionTimeoutError, APIError } from '../errors/api-errors.js';
 import { PaymentsError } from '../errors/base-error.js';
@@ -158,4 +158,14 @@ function setMessage(error: Error, message: string): void {
     const frames = stack.startsWith(header) ? stack.slice(header.length) : stack.slice(stack.indexOf('\n'));
     error.stack = `${error.name}: ${message}${frames.startsWith('\n') ? frames : `\n${frames}`}`;
   }
+}
+
+/**
+ * Rewrites a finished error's message after a payment or refund was reconciled: the message it had
+ * before the call finished it (or, with `keep`, its whole message), then `tail` (what reconciliation
+ * learnt). Redacted like the rest.
+ */
+export function restate(error: CallError, tail: string, keep = false): void {
+  const base = keep ? error.message : ((error as Finishable)[BASE] ?? error.message);
+  setMessage(error, redact(`${base} ${tail}`));
 }

@@ -173,7 +173,15 @@ export class HttpCore {
         let result: AttemptResult<z.infer<S>> | undefined;
         let res: TransportResponse | undefined;
         try {
-          res = await cfg.transport({ method: spec.method, url, headers, body, signal, timeoutMs: limit });
+          res = await cfg.transport({
+            method: spec.method,
+            url,
+            headers,
+            body,
+            signal,
+            timeoutMs: limit,
+            unrepeatable: spec.retry === 'unsafe',
+          });
         } catch (cause) {
           result = failedAttempt(spec, cause, limit, url);
         }
@@ -240,6 +248,7 @@ export class HttpCore {
         decision,
         secrets: cfg.secrets,
       });
+      final.callId = state.callId;
       if (final.outcomeUnknown) cfg.log?.('warn', final.message);
       throw final;
     }

@@ -19,8 +19,19 @@ export interface RequestOptions {
   deadlineMs?: number;
   /** Retries after the first attempt. @default the client's `maxRetries` (2) */
   maxRetries?: number;
-  /** The `Idempotency-Key` for order creation. @default a UUID generated once per call */
+  /**
+   * The key that makes the call happen once: the `Idempotency-Key` of an order creation (sent to the
+   * service), or the client-side key of a payment or refund (kept in the intent store, never sent).
+   * Any non-empty string up to 255 characters.
+   * @default a UUID generated once per call
+   */
   idempotencyKey?: string;
+  /**
+   * For a payment or refund: learn the outcome of a lost answer before answering (`'auto'`), or
+   * throw `outcomeUnknown: true` at once (`'off'`).
+   * @default the client's `reconcile` ('auto')
+   */
+  reconcile?: 'auto' | 'off';
   /** Extra headers for this request; they replace the client's headers of the same name. @default {} */
   headers?: Record<string, string>;
 }
@@ -115,6 +126,30 @@ export interface Reconciliation {
 export interface Requester {
   /** Sends one call described by `spec` and returns its parsed response. */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>>;
+  /**
+   * Runs a payment or refund creation exactly once per idempotency key (the client's intent store
+   * and reconciliation, api.md 17). A requester without it sends the call once, as it is.
+   */
+  exactlyOnce?<T>(call: IntentCall<T>): APIPromise<T>;
+}
+
+/**
+ * One payment or refund creation as its resource describes it to the client's intent runner.
+ *
+ * @example
+ * const call: IntentCall<Payment> = { kind: 'payment', orderId, params: body, options, send, parse: (r) => Payment.parse(r) };
+ */
+export interface IntentCall<T> {
+  kind: 'payment' | 'refund';
+  orderId: string;
+  paymentId?: string | undefined;
+  /** The validated body: what the fingerprint covers, with the order and payment. */
+  params: { amount_cents: number; method?: string } & Record<string, unknown>;
+  options: RequestOptions | undefined;
+  /** Sends the create request once through the core (the key is not sent). */
+  send(options: RequestOptions): APIPromise<T>;
+  /** A stored or adopted resource as the create call's type. */
+  parse(resource: Record<string, unknown>): T;
 }
 
 /**

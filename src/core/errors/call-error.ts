@@ -25,10 +25,18 @@ export class CallError extends PaymentsError {
    */
   outcomeUnknown = false;
   /**
-   * The `Idempotency-Key` an order creation sent on every attempt. Pass it back as
-   * `{ idempotencyKey }` to retry the same order without risking a second one.
+   * The key of the call: the `Idempotency-Key` an order creation sent on every attempt, or the
+   * client-side key of a payment or refund. Pass it back as `{ idempotencyKey }` to retry the same
+   * order, payment or refund without risking a second one.
    */
   idempotencyKey: string | undefined = undefined;
   /** How to learn whether a call with an unknown outcome took effect (set with `outcomeUnknown`). */
   reconcile: Reconciliation | undefined = undefined;
+  /**
+   * After a payment or refund's automatic reconciliation could not tell its outcome: the ids of the
+   * resources that could be it (several payments matched), else undefined.
+   */
+  candidates: string[] | undefined = undefined;
+  /** The id of the call that failed, as in its events (`request`, `end`). */
+  callId: string | undefined = undefined;
 }

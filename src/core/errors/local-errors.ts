@@ -135,3 +135,28 @@ export const PaymentResultTimeoutError = ResultTimeoutError;
  * const timeout: PaymentResultTimeoutError = new ResultTimeoutError({ orderId, paymentId, lastStatus: 'pending', waitedMs: 60_000 });
  */
 export type PaymentResultTimeoutError = ResultTimeoutError;
+
+/**
+ * A payment or refund key was used again with other params (another order, payment, amount,
+ * method, Level 3 or reason): nothing was sent. Use a new key for a new charge or refund.
+ *
+ * @example
+ * try {
+ *   await client.payments.create(orderId, { method: 'card', amount_cents: 2_000 }, { idempotencyKey: key });
+ * } catch (err) {
+ *   if (err instanceof IdempotencyConflictError) console.error(`key ${err.idempotencyKey} was used for another charge`);
+ * }
+ */
+export class IdempotencyConflictError extends PaymentsError {
+  override name = 'IdempotencyConflictError';
+  readonly code = 'idempotency_conflict';
+  /** The key that was used with other params. */
+  readonly idempotencyKey: string;
+  constructor(kind: 'payment' | 'refund', idempotencyKey: string, existing: string) {
+    super(
+      `Idempotency key '${idempotencyKey}' was used for another ${kind} (${existing}); nothing was sent. ` +
+        `Pass the same params to get that ${kind} back, or a new key for a new ${kind}.`,
+    );
+    this.idempotencyKey = idempotencyKey;
+  }
+}

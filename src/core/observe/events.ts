@@ -111,6 +111,31 @@ export interface EndEvent {
 }
 
 /**
+ * A payment or refund whose answer was lost was reconciled against the service's records, once per
+ * reconciliation (also by `client.recover()`). Ids only: never a secret.
+ *
+ * @example
+ * client.on('reconcile', (e: ReconcileEvent) => {
+ *   if (e.outcome === 'unknown') alerts.page(`charge ${e.idempotencyKey} on order ${e.orderId}: outcome unknown`);
+ * });
+ */
+export interface ReconcileEvent {
+  /** The call that reconciled (undefined for `client.recover()`). */
+  callId: string | undefined;
+  idempotencyKey: string;
+  kind: 'payment' | 'refund';
+  /** `landed`: adopted (`paymentId` / `refundId`); `not_landed`: sent again or free to send; `unknown`: could not be told. */
+  outcome: 'landed' | 'not_landed' | 'unknown';
+  orderId: string;
+  /** The landed payment, or the refunded payment of a refund. */
+  paymentId?: string | undefined;
+  /** The landed refund. */
+  refundId?: string | undefined;
+  /** The ids that could be it, when several matched. */
+  candidates?: string[] | undefined;
+}
+
+/**
  * The event map of the client's emitter.
  *
  * @example
@@ -123,6 +148,7 @@ export interface PaymentsClientEvents {
   retry: [RetryEvent];
   token: [TokenEvent];
   end: [EndEvent];
+  reconcile: [ReconcileEvent];
 }
 
 /** How the core reports events: the client's `emit`, or a no-op. */

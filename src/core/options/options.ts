@@ -12,6 +12,7 @@ import {
 } from '../limits/rate-limit.js';
 import { isLogLevel, type Logger, type LogLevel } from '../observe/logger.js';
 import type { PaymentsTracer } from '../observe/tracing.js';
+import type { IntentStore } from '../stores/intent-store.js';
 import type { TokenStore } from '../stores/token-store.js';
 import { processEnv } from '../transport/runtime.js';
 
@@ -110,6 +111,42 @@ export interface PaymentsClientOptions {
    * @default undefined (no tracing)
    */
   tracer?: PaymentsTracer | undefined;
+  /**
+   * Where payment and refund intents are kept per idempotency key (docs/idempotency.md): the same
+   * key never creates a second payment or refund among the clients sharing the store, across
+   * restarts with a shared one. A fleet needs a shared store (`redisStores(...).intentStore`,
+   * `postgresStores(...).intentStore`); the default keeps the guarantee within this process.
+   * @default a MemoryIntentStore shared with the clients derived from this one
+   */
+  intentStore?: IntentStore | undefined;
+  /**
+   * After an ambiguous failure of a payment or refund, learn the outcome from the service's records
+   * before answering (`'auto'`), or throw `outcomeUnknown: true` at once (`'off'`, as in 0.2.0).
+   * @default 'auto'
+   */
+  reconcile?: ReconcileMode | undefined;
+  /**
+   * How long after a send whose answer was lost the service is taken to be done with it: a payment
+   * absent from the order this long after its send did not land, and is sent again under its key.
+   * Set it above the longest time the service may spend on a request (the spec names no bound).
+   * @default 30000
+   */
+  settleMs?: number | undefined;
+}
+
+/**
+ * Whether a payment or refund with a lost answer is reconciled before the call answers.
+ *
+ * @example
+ * const client = new PaymentsClient({ reconcile: 'off' as ReconcileMode }); // 0.2.0's behaviour
+ */
+export type ReconcileMode = 'auto' | 'off';
+
+/** Checks a `reconcile` option (of the client or of one call). */
+export function reconcileMode(value: unknown, fallback: ReconcileMode): ReconcileMode {
+  if (value === undefined) return fallback;
+  if (value === 'auto' || value === 'off') return value;
+  throw new ConfigurationError('reconcile', "must be 'auto' or 'off'.");
 }
 
 /** Checks a `middleware` option: an array of functions. */
@@ -144,6 +181,9 @@ export interface ResolvedOptions {
   rateLimit: { limit: BucketLimit; store: RateLimitStore | undefined } | undefined;
   middleware: readonly Middleware[];
   tracer: PaymentsTracer | undefined;
+  intentStore: IntentStore | undefined;
+  reconcile: ReconcileMode;
+  settleMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -216,7 +256,23 @@ export function resolveOptions(
     },
     middleware: options.middleware === undefined ? [] : middlewareList(options.middleware),
     tracer: options.tracer,
+    intentStore: intentStoreOption(options.intentStore),
+    reconcile: reconcileMode(options.reconcile, 'auto'),
+    settleMs: duration('settleMs', options.settleMs, 30_000),
   };
+}
+
+function intentStoreOption(store: unknown): IntentStore | undefined {
+  if (store === undefined) return undefined;
+  const methods = ['begin', 'put', 'get', 'forOrder', 'unfinished', 'noteRefund', 'refundsOf'];
+  if (
+    typeof store !== 'object' ||
+    store === null ||
+    methods.some((m) => typeof (store as Record<string, unknown>)[m] !== 'function')
+  ) {
+    throw new ConfigurationError('intentStore', `must implement IntentStore (${methods.join(', ')}).`);
+  }
+  return store as IntentStore;
 }
 
 /** Scopes with the `svc/` prefix, as the token endpoint expects them. */

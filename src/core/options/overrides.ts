@@ -9,6 +9,7 @@ import {
   middlewareList,
   type PaymentsClientOptions,
   type ResolvedOptions,
+  reconcileMode,
 } from './options.js';
 
 /**
@@ -33,6 +34,8 @@ export type ClientOverrides = Pick<
   | 'middleware'
   | 'tracer'
   | 'rateLimit'
+  | 'reconcile'
+  | 'settleMs'
 >;
 
 const OVERRIDABLE = new Set<string>([
@@ -45,6 +48,8 @@ const OVERRIDABLE = new Set<string>([
   'middleware',
   'tracer',
   'rateLimit',
+  'reconcile',
+  'settleMs',
 ]);
 
 /**
@@ -74,6 +79,8 @@ export function resolveOverrides(base: ResolvedOptions, overrides: ClientOverrid
     logLevel: o.logLevel ?? base.logLevel,
     middleware: o.middleware === undefined ? base.middleware : middlewareList(o.middleware),
     tracer: 'tracer' in o ? o.tracer : base.tracer,
+    reconcile: reconcileMode(o.reconcile, base.reconcile),
+    settleMs: duration('settleMs', o.settleMs, base.settleMs),
     // A new limit is a limiter of the derived client's own (client.ts builds it); undefined keeps the parent's.
     rateLimit:
       o.rateLimit === undefined

@@ -1,6 +1,7 @@
 // The transport over the global `fetch`, for runtimes where undici's `dispatcher` and `proxy`
 // options cannot apply (they are refused), and the TransportOptions that pick a transport.
 import { ConfigurationError } from '../errors/api-errors.js';
+import { denoOwnConnection } from './own-connection.js';
 import { fetchTransport, type Transport } from './transport.js';
 
 /** What picks the transport: the caller's `fetch`, `dispatcher` or `proxy`. */
@@ -10,7 +11,10 @@ export interface TransportOptions {
   proxy?: string | undefined;
 }
 
-/** The global `fetch`, where undici's `dispatcher` and `proxy` cannot apply. */
+/**
+ * The global `fetch`, where undici's `dispatcher` and `proxy` cannot apply; on Deno, requests that
+ * must reach the service at most once get a connection of their own.
+ */
 export function globalFetchTransport(options: TransportOptions): Transport {
   for (const option of ['dispatcher', 'proxy'] as const) {
     if (options[option] !== undefined) {
@@ -24,5 +28,6 @@ export function globalFetchTransport(options: TransportOptions): Transport {
     throw new ConfigurationError('fetch', 'is required: this runtime has no global fetch.');
   }
   // Looked up on each call, so that a fetch patched after the client was made (msw) takes effect.
-  return fetchTransport((input, init) => globalThis.fetch(input, init));
+  // On Deno, a payment or refund goes out on a connection of its own (own-connection.ts).
+  return fetchTransport((input, init) => globalThis.fetch(input, init), undefined, denoOwnConnection());
 }

@@ -1,6 +1,7 @@
 // The transport contract (one request in, a whole response out), the classification of transport
 // failures by phase (connect, sent, timeout), and a transport over any `fetch` function.
 import { type Attempt, AttemptClock } from './attempt-clock.js';
+import type { OwnConnection } from './own-connection.js';
 
 /** One HTTP exchange as the core hands it to a transport. */
 export interface TransportRequest {
@@ -12,6 +13,12 @@ export interface TransportRequest {
   signal: AbortSignal | undefined;
   /** The time this attempt may take, from sending to the end of the body. */
   timeoutMs: number;
+  /**
+   * The request must reach the service at most once (retry mode `unsafe`: a payment or refund
+   * creation, any write the service takes without an `Idempotency-Key`). The transport sends it
+   * where the runtime cannot resend it on its own: on Deno, on a connection of its own.
+   */
+  unrepeatable: boolean;
 }
 
 /** A response with its whole body read. */
@@ -87,24 +94,39 @@ export function classifyFailure(error: unknown): TransportError {
   return new TransportError(phase, code, { cause: error });
 }
 
-/** A transport over a `fetch` function (the caller's, or one that msw intercepts). */
+/**
+ * A transport over a `fetch` function (the caller's, or one that msw intercepts). With
+ * `ownConnection` (the global `fetch` on Deno), an unrepeatable request goes out on a connection of
+ * its own, which the runtime never resends on.
+ */
 export function fetchTransport(
   fetchFn: typeof globalThis.fetch,
   clock: AttemptClock = new AttemptClock(),
+  ownConnection?: OwnConnection,
 ): Transport {
   return async (req) => {
     // fetch takes nothing but an AbortSignal; the clock (not a timer per request) aborts it.
     const controller = new AbortController();
+    const init: RequestInit = {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: controller.signal,
+    };
+    let release: (() => void) | undefined;
+    if (req.unrepeatable && ownConnection) {
+      try {
+        release = ownConnection(init);
+      } catch (error) {
+        // No connection could be set up, so nothing was sent.
+        throw new TransportError('connect', undefined, { cause: error });
+      }
+    }
     const attempt = clock.start(req.timeoutMs, req.signal);
     if (attempt.aborted) controller.abort();
     else attempt.onAbort(() => controller.abort());
     try {
-      const res = await fetchFn(req.url, {
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        signal: controller.signal,
-      });
+      const res = await fetchFn(req.url, init);
       const bodyText = res.text();
       const headers: Record<string, string> = {};
       res.headers.forEach((value, name) => {
@@ -115,10 +137,16 @@ export function fetchTransport(
       throw failureOf(attempt, error);
     } finally {
       clock.end(attempt);
+      release?.();
     }
   };
 }
 
+/**
+ * What ended a failed attempt, from what the SDK knows rather than from the runtime's error (each
+ * runtime surfaces an aborted exchange differently): its clock fired, a timeout; else the failure
+ * as classified (the core tells a caller's abort apart by the caller's signal).
+ */
 function failureOf(attempt: Attempt, error: unknown): TransportError {
   return attempt.timedOut
     ? new TransportError('timeout', undefined, { cause: error })

@@ -13,6 +13,7 @@ import {
   errorResponse,
   MockApiError,
   newRequestId,
+  Reply,
   unexpectedErrorResponse,
 } from './respond.js';
 import { type AuthRequirement, authenticate, type Caller } from './token-authority.js';
@@ -149,7 +150,21 @@ export function createDispatch(
   beforeEach: () => void,
 ) {
   const find = compile(routes);
-  return (incoming: Incoming): Promise<Answer> => observed(incoming, dispatch);
+  return (incoming: Incoming): Promise<Answer> => observed(incoming, dispatch).then(dated);
+  /** The service's clock in `Date`, as `created_at` and the other timestamps (the mock clock). */
+  function dated(answer: Answer): Answer {
+    const date = new Date(core.clock.now()).toUTCString();
+    if (answer instanceof Reply) {
+      answer.headers.date = date;
+      return answer;
+    }
+    try {
+      answer.headers.set('date', date);
+    } catch {
+      // An immutable response (Response.error()) carries no date.
+    }
+    return answer;
+  }
   async function dispatch(incoming: Incoming, markFaulted: () => void): Promise<Answer> {
     const requestId = newRequestId();
     try {

@@ -1,0 +1,87 @@
+/**
+ * What exactly-once costs on the success path: `payments.create` with an idempotency key and the
+ * default in-memory intent store, against the same resource without the intent layer (0.2.0's
+ * path: validate, one POST, parse), and with the intent store on a real Redis (a local
+ * redis-server on loopback), in alternating rounds on the same loopback server.
+ */
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import type { PaymentsClient, Requester } from '../src/index.js';
+import { startRedis } from '../test/fleets/engines.js';
+import type { Comparison } from './report.js';
+import { sdk, stores } from './sdk.js';
+import { ORDER_ID, startBenchServer } from './server.js';
+import { alternate, summarize, throughput } from './stats.js';
+
+const TOKEN = 'bench-token';
+const PARAMS = { method: 'card', amount_cents: 12_500 } as const;
+
+/** `client.payments` as 0.2.0 ran it: the same resource class over a requester with no intent layer. */
+function withoutIntents(client: PaymentsClient): PaymentsClient['payments'] {
+  const requester: Requester = { request: (spec) => client.request(spec) };
+  const Payments = client.payments.constructor as new (r: Requester) => PaymentsClient['payments'];
+  return new Payments(requester);
+}
+
+export async function benchIntents(options: { perRound: number; rounds: number }): Promise<Comparison[]> {
+  const server = await startBenchServer();
+  const redisEngine = await startRedis();
+  const redis = await createClient({ url: redisEngine.url })
+    .on('error', () => {})
+    .connect();
+  const base = { accessToken: TOKEN, baseUrl: server.url };
+  const client = new sdk.PaymentsClient(base);
+  const plain = withoutIntents(client);
+  const onRedis = new sdk.PaymentsClient({ ...base, intentStore: stores.redisStores(redis).intentStore });
+  const { perRound, rounds } = options;
+  try {
+    const results: Comparison[] = [];
+    for (const concurrency of [1, 32]) {
+      const rates = await alternate(
+        {
+          keyed: () =>
+            throughput(
+              () => client.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
+              perRound,
+              concurrency,
+            ),
+          plain: () => throughput(() => plain.create(ORDER_ID, PARAMS), perRound, concurrency),
+          redis: () =>
+            throughput(
+              () => onRedis.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
+              perRound,
+              concurrency,
+            ),
+        },
+        rounds,
+      );
+      const requests = perRound * rounds;
+      const figure = `\`payments.create\` with a key, concurrency ${concurrency}`;
+      results.push(
+        {
+          figure: `${figure} (in-memory intent store)`,
+          unit: 'req/s',
+          sdk: summarize(rates.keyed),
+          baselineName: 'the same resource without the intent layer (0.2.0)',
+          baseline: summarize(rates.plain),
+          goal: 0.95,
+          requests,
+        },
+        {
+          figure: `${figure} (intent store on a local Redis)`,
+          unit: 'req/s',
+          sdk: summarize(rates.redis),
+          baselineName: 'the same resource without the intent layer (0.2.0)',
+          baseline: summarize(rates.plain),
+          goal: 0,
+          requests,
+        },
+      );
+    }
+    return results;
+  } finally {
+    await redis.quit().catch(() => {});
+    await redisEngine.stop();
+    server.stop();
+  }
+}

@@ -1,0 +1,134 @@
+// Reconciliation: after a payment or refund's answer was lost, what the service's own records say
+// happened to it (landed, not landed, unknown), by the rules of match.ts and docs/idempotency.md.
+import { sleep } from '../../internal/sleep.js';
+import type { LogFn } from '../observe/logger.js';
+import type { IntentRecord, IntentStore } from '../stores/intent-store.js';
+import { type ListedPayment, matchPayments, matchRefunds, skewOf } from './match.js';
+
+/** What reconciliation reads from the service, through the client's own resources. */
+export interface IntentIO {
+  store: IntentStore;
+  /** The order's payments, and the read's `Date` header with local times around it. */
+  readOrder(
+    orderId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ payments: ListedPayment[]; date: string | undefined; before: number; after: number }>;
+  readPayment(
+    orderId: string,
+    paymentId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ status: string }>;
+  readRefund(
+    orderId: string,
+    paymentId: string,
+    refundId: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>>;
+  log: LogFn | undefined;
+  /** How long after a send the service is taken to be done with it (client option `settleMs`). */
+  settleMs: number;
+}
+
+/** A reconciliation's verdict; `landed` carries the resource, as the create call would return it. */
+export type Verdict =
+  | { outcome: 'landed'; id: string; resource: Record<string, unknown> }
+  | { outcome: 'not_landed' }
+  | { outcome: 'unknown'; candidates: string[]; facts: string };
+
+/** Re-reads at most this often while waiting for the service or for rival keys. */
+const POLL_MS = 1_000;
+
+/**
+ * A payment's verdict: read the order until one candidate is this key's (landed), or none is and the
+ * last send is `settleMs` old (not landed), or `until` passes (unknown).
+ */
+export async function reconcilePayment(
+  io: IntentIO,
+  record: IntentRecord,
+  until: number,
+  signal: AbortSignal | undefined,
+): Promise<Verdict> {
+  for (;;) {
+    const read = await io.readOrder(record.orderId, signal);
+    const others = await io.store.forOrder(record.orderId);
+    const now = Date.now();
+    const { candidates, unowned, rivals } = matchPayments(
+      record,
+      read.payments,
+      others,
+      skewOf(read.date, read.before, read.after),
+      now,
+    );
+    const ids = candidates.map((c) => c.payment_id);
+    if (candidates.length === 1 && rivals.length === 0) {
+      const p = candidates[0] as ListedPayment;
+      return { outcome: 'landed', id: p.payment_id, resource: { ...p, order_id: record.orderId } };
+    }
+    // Settled only when the read itself was sent after the bound: a read sent earlier may have missed
+    // a payment the service was still committing, however late its answer arrived.
+    const settled = read.before >= (record.lastSentAt ?? 0) + io.settleMs;
+    if (unowned === 0 && settled) return { outcome: 'not_landed' };
+    if (candidates.length === 0 && settled) {
+      return {
+        outcome: 'unknown',
+        candidates: [],
+        facts: `no payment of ${record.amountCents} cents on order ${record.orderId} was created after the send by the service's clock, but ${unowned} such payment(s) owned by no key exist; the SDK does not send again while one could be this one`,
+      };
+    }
+    if (candidates.length > 1 && rivals.length === 0) {
+      return {
+        outcome: 'unknown',
+        candidates: ids,
+        facts: `${candidates.length} payments of ${record.amountCents} cents on order ${record.orderId} could be this one (${ids.join(', ')})`,
+      };
+    }
+    const wait = Math.min(
+      POLL_MS,
+      until - now,
+      settled ? POLL_MS : Math.max(1, (record.lastSentAt ?? 0) + io.settleMs - now + 1),
+    );
+    if (wait <= 0 || now + wait >= until) {
+      const facts =
+        rivals.length > 0
+          ? `${rivals.length} other key(s) charged the same amount on order ${record.orderId} and their outcome is not known yet`
+          : `no payment of ${record.amountCents} cents on order ${record.orderId} yet, but the service may still be processing the request (settleMs ${io.settleMs})`;
+      return { outcome: 'unknown', candidates: ids, facts };
+    }
+    await sleep(wait, signal);
+  }
+}
+
+/**
+ * A refund's verdict. The service lists no refunds of a payment: a refund lands only when a webhook
+ * event recorded it in the intent store (`createWebhookHandler({ intentStore })`); it never counts
+ * as not landed. The payment's status goes into the facts.
+ */
+export async function reconcileRefund(
+  io: IntentIO,
+  record: IntentRecord,
+  signal: AbortSignal | undefined,
+): Promise<Verdict> {
+  const paymentId = record.paymentId as string;
+  const [seen, others] = await Promise.all([
+    io.store.refundsOf(paymentId),
+    io.store.forOrder(record.orderId),
+  ]);
+  const { candidates, rivals } = matchRefunds(record, seen, others);
+  const ids = candidates.map((c) => c.refundId);
+  if (candidates.length === 1 && rivals.length === 0) {
+    const refundId = ids[0] as string;
+    const resource = await io.readRefund(record.orderId, paymentId, refundId, signal);
+    return { outcome: 'landed', id: refundId, resource };
+  }
+  let status = 'unread';
+  try {
+    status = (await io.readPayment(record.orderId, paymentId, signal)).status;
+  } catch (error) {
+    io.log?.('debug', `reading payment ${paymentId} for a refund's reconciliation failed: ${String(error)}`);
+  }
+  const facts =
+    candidates.length > 1
+      ? `${candidates.length} refunds of ${record.amountCents} cents on payment ${paymentId} were seen (${ids.join(', ')})`
+      : `no refund event of ${record.amountCents} cents on payment ${paymentId} has been seen yet (the payment is ${status}); the service lists no refunds of a payment, so the refund becomes known when its payment.refunded event reaches createWebhookHandler({ intentStore }), then a rerun with this key or client.recover() returns it`;
+  return { outcome: 'unknown', candidates: ids, facts };
+}

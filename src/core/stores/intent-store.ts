@@ -1,0 +1,225 @@
+// The contract of the `intentStore` client option (what the SDK remembers per idempotency key of a
+// payment or refund, api.md 17), and MemoryIntentStore, the default (one process).
+
+/**
+ * What the SDK knows of one intended payment or refund, keyed by its idempotency key. Holds no
+ * secret: ids, amounts, times, a digest of the params and the resource the key produced (the
+ * payment or refund as the create call returns it).
+ *
+ * @example
+ * const record: IntentRecord | undefined = await intentStore.get('charge-order-1234');
+ * if (record?.state === 'landed') console.log(record.resultId);
+ */
+export interface IntentRecord {
+  /** The idempotency key. */
+  key: string;
+  kind: 'payment' | 'refund';
+  /** A digest of the order, the payment (refunds) and the params: the same key with others conflicts. */
+  fingerprint: string;
+  orderId: string;
+  /** The refunded payment (refunds only). */
+  paymentId?: string | undefined;
+  amountCents: number;
+  /** The payment method (payments only). */
+  method?: string | undefined;
+  /**
+   * `open`: not finished (never sent, or in flight, or its holder died); `landed`: the resource
+   * exists (`resultId`); `not_landed`: provably never created, the key may send again; `unknown`:
+   * sent, and what happened cannot be told yet.
+   */
+  state: 'open' | 'landed' | 'not_landed' | 'unknown';
+  /** When the current series of sends began (epoch ms); unset until the first send. */
+  firstSentAt?: number | undefined;
+  /** When the last send began (epoch ms). */
+  lastSentAt?: number | undefined;
+  /** How many times the request went out under this key. */
+  sends: number;
+  /** The payment or refund id, once known. */
+  resultId?: string | undefined;
+  /** The resource the key produced, as the create call returns it. */
+  result?: Record<string, unknown> | undefined;
+  /** Ids that might be this intent when it ended `unknown`. */
+  candidates?: string[] | undefined;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/**
+ * What {@link IntentStore.begin} found: the caller holds the key's lease (`acquired`), or the key
+ * produced its resource already (`done`), or another call holds the lease until `until` (`busy`), or
+ * the key was used with other params (`conflict`).
+ *
+ * @example
+ * const begun: IntentBegin = await store.begin(draft, owner, 60_000);
+ */
+export type IntentBegin =
+  | { status: 'acquired'; record: IntentRecord }
+  | { status: 'done'; record: IntentRecord }
+  | { status: 'busy'; until: number }
+  | { status: 'conflict'; record: IntentRecord };
+
+/**
+ * A refund the webhook handler saw (`payment.refunded` and the other refund events): the service
+ * lists no refunds of a payment, so this is how a lost refund answer can be settled.
+ *
+ * @example
+ * await intentStore.noteRefund({ refundId, paymentId, orderId, amountCents: 500, occurredAt: Date.now() });
+ */
+export interface RefundSighting {
+  refundId: string;
+  paymentId: string;
+  orderId: string;
+  amountCents: number;
+  /** The event's signed `occurred_at`, epoch ms. */
+  occurredAt: number;
+}
+
+/**
+ * Where the SDK keeps its payment and refund intents (client option `intentStore`). Every method is
+ * atomic for one key; a fleet shares one store (Redis or Postgres from `partner-payments/stores`),
+ * so that a key used by two instances, or rerun after a crash, still produces one resource.
+ *
+ * @example
+ * import { redisStores } from 'partner-payments/stores';
+ * const client = new PaymentsClient({ intentStore: redisStores(redis).intentStore });
+ */
+export interface IntentStore {
+  /**
+   * Creates the record from `draft` when the key is new, and gives `owner` the key's lease for
+   * `leaseMs`: unless the key's fingerprint differs, its resource landed, or another live owner holds it.
+   */
+  begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin>;
+  /**
+   * Writes `record` when `owner` still holds the key's lease, and releases it when `release` is set.
+   * Resolves `'lost'` when the lease passed to another owner, `'taken'` when `record.resultId` is
+   * already another key's result on the same order (nothing is written then), else `'ok'`.
+   */
+  put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'>;
+  /** The record of a key. */
+  get(key: string): Promise<IntentRecord | undefined>;
+  /** Every record on an order (the other keys' results are not this key's candidates). */
+  forOrder(orderId: string): Promise<IntentRecord[]>;
+  /** Records `open` or `unknown`, not leased, last written more than `olderThanMs` ago. */
+  unfinished(olderThanMs: number): Promise<IntentRecord[]>;
+  /** Records a refund seen in a webhook event. */
+  noteRefund(sighting: RefundSighting): Promise<void>;
+  /** The refunds seen for a payment. */
+  refundsOf(paymentId: string): Promise<RefundSighting[]>;
+}
+
+interface Held {
+  record: IntentRecord;
+  owner?: string | undefined;
+  until: number;
+}
+
+/**
+ * The default intent store: in this process's memory, shared by a client and the clients derived
+ * from it. It keeps the guarantee within one process only: a fleet, or a restart after a crash,
+ * needs a shared store (`redisStores(...).intentStore`, `postgresStores(...).intentStore`).
+ *
+ * @example
+ * const intentStore = new MemoryIntentStore();
+ * const a = new PaymentsClient({ intentStore });
+ * const b = new PaymentsClient({ intentStore }); // the same keys, one payment each
+ */
+export class MemoryIntentStore implements IntentStore {
+  readonly #held = new Map<string, Held>();
+  /** The keys of each order, and each order's result ids with the key that owns them. */
+  readonly #orders = new Map<string, { keys: Set<string>; results: Map<string, string> }>();
+  readonly #refunds = new Map<string, Map<string, RefundSighting>>();
+  readonly #ttlMs: number;
+  #begun = 0;
+
+  /**
+   * @param options.ttlMs How long a finished intent (landed or not landed) is kept: the same key
+   * after that is a new payment. @default 86400000 (24 hours)
+   */
+  constructor(options: { ttlMs?: number } = {}) {
+    this.#ttlMs = options.ttlMs ?? 24 * 3_600_000;
+  }
+
+  /** Drops finished intents older than the TTL (the map is in creation order: oldest first). */
+  #prune(now: number): void {
+    for (const [key, held] of this.#held) {
+      if (held.record.createdAt > now - this.#ttlMs) break;
+      const { state, updatedAt } = held.record;
+      if ((state === 'landed' || state === 'not_landed') && updatedAt <= now - this.#ttlMs)
+        this.#held.delete(key);
+    }
+  }
+
+  async begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin> {
+    const now = Date.now();
+    if (++this.#begun % 256 === 0) this.#prune(now);
+    const held = this.#held.get(draft.key);
+    if (!held) {
+      this.#held.set(draft.key, { record: { ...draft }, owner, until: now + leaseMs });
+      const order = this.#orders.get(draft.orderId) ?? {
+        keys: new Set<string>(),
+        results: new Map<string, string>(),
+      };
+      order.keys.add(draft.key);
+      this.#orders.set(draft.orderId, order);
+      return { status: 'acquired', record: { ...draft } };
+    }
+    if (held.record.fingerprint !== draft.fingerprint)
+      return { status: 'conflict', record: { ...held.record } };
+    if (held.record.state === 'landed') return { status: 'done', record: { ...held.record } };
+    if (held.owner !== undefined && held.owner !== owner && held.until > now)
+      return { status: 'busy', until: held.until };
+    held.owner = owner;
+    held.until = now + leaseMs;
+    return { status: 'acquired', record: { ...held.record } };
+  }
+
+  async put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'> {
+    const held = this.#held.get(record.key);
+    if (!held || held.owner !== owner) return 'lost';
+    if (record.resultId !== undefined) {
+      for (const other of this.#held.values()) {
+        const r = other.record;
+        if (r.key !== record.key && r.orderId === record.orderId && r.resultId === record.resultId)
+          return 'taken';
+      }
+    }
+    held.record = { ...record };
+    if (release) held.owner = undefined;
+    return 'ok';
+  }
+
+  async get(key: string): Promise<IntentRecord | undefined> {
+    const held = this.#held.get(key);
+    return held && { ...held.record };
+  }
+
+  async forOrder(orderId: string): Promise<IntentRecord[]> {
+    const keys = this.#orders.get(orderId)?.keys ?? [];
+    return [...keys].flatMap((key) => {
+      const held = this.#held.get(key);
+      return held ? [{ ...held.record }] : [];
+    });
+  }
+
+  async unfinished(olderThanMs: number): Promise<IntentRecord[]> {
+    const now = Date.now();
+    return [...this.#held.values()]
+      .filter(
+        (h) =>
+          (h.record.state === 'open' || h.record.state === 'unknown') &&
+          (h.owner === undefined || h.until <= now) &&
+          h.record.updatedAt <= now - olderThanMs,
+      )
+      .map((h) => ({ ...h.record }));
+  }
+
+  async noteRefund(sighting: RefundSighting): Promise<void> {
+    const seen = this.#refunds.get(sighting.paymentId) ?? new Map<string, RefundSighting>();
+    seen.set(sighting.refundId, { ...sighting });
+    this.#refunds.set(sighting.paymentId, seen);
+  }
+
+  async refundsOf(paymentId: string): Promise<RefundSighting[]> {
+    return [...(this.#refunds.get(paymentId)?.values() ?? [])].map((s) => ({ ...s }));
+  }
+}

@@ -1,0 +1,129 @@
+// The intent store on Postgres (`postgresStores(...).intentStore`): one row per idempotency key with
+// its lease, a unique index that keeps one key per payment or refund, and refunds seen in events.
+import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from '../core/stores/intent-store.js';
+
+type Query = (text: string, values: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+
+/** The intent tables, part of POSTGRES_DDL. */
+export const INTENTS_DDL = `CREATE TABLE IF NOT EXISTS partner_payments_intents (
+  key text PRIMARY KEY,
+  order_id text NOT NULL,
+  fingerprint text NOT NULL,
+  state text NOT NULL,
+  record text NOT NULL,
+  result_id text,
+  lease_owner text,
+  lease_until bigint NOT NULL DEFAULT 0,
+  updated_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS partner_payments_intents_order ON partner_payments_intents (order_id);
+CREATE UNIQUE INDEX IF NOT EXISTS partner_payments_intents_result
+  ON partner_payments_intents (order_id, result_id) WHERE result_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS partner_payments_refunds_seen (
+  refund_id text PRIMARY KEY,
+  payment_id text NOT NULL,
+  sighting text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS partner_payments_refunds_seen_payment ON partner_payments_refunds_seen (payment_id);`;
+
+const INSERT = `INSERT INTO partner_payments_intents
+  (key, order_id, fingerprint, state, record, lease_owner, lease_until, updated_at)
+VALUES ($1, $2, $3, 'open', $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING RETURNING key`;
+
+const TAKE = `UPDATE partner_payments_intents SET lease_owner = $2, lease_until = $3
+WHERE key = $1 AND fingerprint = $4 AND state <> 'landed'
+  AND (lease_owner IS NULL OR lease_owner = $2 OR lease_until <= $5)
+RETURNING record`;
+
+const PUT = `UPDATE partner_payments_intents SET record = $3, state = $4, result_id = $5, updated_at = $6,
+  lease_owner = CASE WHEN $7 THEN NULL ELSE lease_owner END,
+  lease_until = CASE WHEN $7 THEN 0 ELSE lease_until END
+WHERE key = $1 AND lease_owner = $2`;
+
+/** The intent store over a query function that has made sure the tables exist (see postgres.ts). */
+export function postgresIntentStore(query: Query): IntentStore {
+  const parse = (row: unknown) => JSON.parse((row as { record: string }).record) as IntentRecord;
+  const store: IntentStore = {
+    async begin(draft, owner, leaseMs): Promise<IntentBegin> {
+      for (;;) {
+        const now = Date.now();
+        const until = now + Math.ceil(leaseMs);
+        const inserted = await query(INSERT, [
+          draft.key,
+          draft.orderId,
+          draft.fingerprint,
+          JSON.stringify(draft),
+          owner,
+          until,
+          now,
+        ]);
+        if (inserted.rowCount === 1) return { status: 'acquired', record: { ...draft } };
+        const taken = await query(TAKE, [draft.key, owner, until, draft.fingerprint, now]);
+        if (taken.rowCount === 1) return { status: 'acquired', record: parse(taken.rows[0]) };
+        const { rows } = await query(
+          'SELECT fingerprint, state, record, lease_until FROM partner_payments_intents WHERE key = $1',
+          [draft.key],
+        );
+        const row = rows[0] as
+          | { fingerprint: string; state: string; record: string; lease_until: string }
+          | undefined;
+        if (!row) continue; // deleted in between: insert again
+        if (row.fingerprint !== draft.fingerprint) return { status: 'conflict', record: parse(row) };
+        if (row.state === 'landed') return { status: 'done', record: parse(row) };
+        const leased = Number(row.lease_until);
+        if (leased > Date.now()) return { status: 'busy', until: leased };
+      }
+    },
+    async put(record, owner, release) {
+      try {
+        const args = [
+          record.key,
+          owner,
+          JSON.stringify(record),
+          record.state,
+          record.resultId ?? null,
+          record.updatedAt,
+          release,
+        ];
+        return (await query(PUT, args)).rowCount === 1 ? 'ok' : 'lost';
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') return 'taken'; // unique_violation
+        throw error;
+      }
+    },
+    async get(key) {
+      const { rows } = await query('SELECT record FROM partner_payments_intents WHERE key = $1', [key]);
+      return rows[0] === undefined ? undefined : parse(rows[0]);
+    },
+    async forOrder(orderId) {
+      const { rows } = await query('SELECT record FROM partner_payments_intents WHERE order_id = $1', [
+        orderId,
+      ]);
+      return rows.map(parse);
+    },
+    async unfinished(olderThanMs) {
+      const now = Date.now();
+      const { rows } = await query(
+        `SELECT record FROM partner_payments_intents
+WHERE state IN ('open', 'unknown') AND (lease_owner IS NULL OR lease_until <= $1) AND updated_at <= $2`,
+        [now, now - olderThanMs],
+      );
+      return rows.map(parse);
+    },
+    async noteRefund(sighting) {
+      await query(
+        `INSERT INTO partner_payments_refunds_seen (refund_id, payment_id, sighting) VALUES ($1, $2, $3)
+ON CONFLICT (refund_id) DO UPDATE SET sighting = EXCLUDED.sighting`,
+        [sighting.refundId, sighting.paymentId, JSON.stringify(sighting)],
+      );
+    },
+    async refundsOf(paymentId) {
+      const { rows } = await query(
+        'SELECT sighting FROM partner_payments_refunds_seen WHERE payment_id = $1',
+        [paymentId],
+      );
+      return rows.map((r) => JSON.parse((r as { sighting: string }).sighting) as RefundSighting);
+    },
+  };
+  return store;
+}
