@@ -3,6 +3,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { incomingFromNode } from '../../src/testing/engine/incoming.js';
+import { compileRoutes } from '../../src/testing/engine/route-match.js';
 import { useMock } from './helpers.js';
 
 const fakeRequest = (url: string, host: string) =>
@@ -46,6 +47,34 @@ describe('the path of a request target', () => {
       '127.0.0.1',
     );
     expect(incoming.path).toBe('/pos/v1/locations/loc_1');
+  });
+});
+
+describe('route lookups, remembered', () => {
+  const find = compileRoutes([
+    { method: 'GET', pattern: '/pos/v1/orders/:order_id' },
+    { method: 'POST', pattern: '/pos/v1/orders' },
+  ]);
+
+  it('give the same answer the first time, the second time and past the limit', () => {
+    for (let i = 0; i < 2_500; i++) {
+      const id = `ord_${i % 1_500}`;
+      const found = find('GET', `/pos/v1/orders/${id}`);
+      expect(found.route?.pattern).toBe('/pos/v1/orders/:order_id');
+      expect(found.params).toEqual({ order_id: id });
+    }
+    expect(find('POST', '/pos/v1/orders').route?.method).toBe('POST');
+    expect(find('DELETE', '/pos/v1/orders')).toMatchObject({ route: undefined, allowed: ['POST'] });
+    expect(find('DELETE', '/pos/v1/orders')).toMatchObject({ route: undefined, allowed: ['POST'] });
+    expect(find('GET', '/pos/v1/nothing').allowed).toEqual([]);
+  });
+
+  it('share params that no handler can change, and keep refusing a malformed escape', () => {
+    const { params } = find('GET', '/pos/v1/orders/ord_shared');
+    expect(Object.isFrozen(params)).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      expect(() => find('GET', '/pos/v1/orders/%E0%A4%A')).toThrow(/malformed percent-escape/);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 // The mock's request pipeline: `createDispatch()` runs faults, maintenance, the body limit, auth,
-// the rate limit and the route; the route table compiled for matching by path segments.
+// the rate limit and the route.
 import type { z } from 'zod';
 import { playFault } from '../faults/fault-play.js';
 import type { FaultQueue } from '../faults/fault-queue.js';
@@ -16,9 +16,11 @@ import {
   Reply,
   unexpectedErrorResponse,
 } from './respond.js';
+import { compileRoutes } from './route-match.js';
 import { type AuthRequirement, authenticate, type Caller } from './token-authority.js';
 
 export { issuesToError } from './issues.js';
+export { matchPath } from './route-match.js';
 
 /** The body size limit of api.md section 9. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -54,66 +56,6 @@ export interface Route {
   /** The request schema `ctx.body()` parses with. */
   body?: z.ZodType;
   handle(ctx: RouteContext): Answer | Promise<Answer>;
-}
-
-/** Matches a pathname against a route pattern; returns the params or null. */
-export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
-  return matchSegments(pattern.split('/'), splitPath(pathname));
-}
-
-/** A path's segments, without trailing slashes. */
-function splitPath(pathname: string): string[] {
-  let end = pathname.length;
-  while (end > 1 && pathname.charCodeAt(end - 1) === 47) end--;
-  return (end === pathname.length ? pathname : pathname.slice(0, end)).split('/');
-}
-
-function matchSegments(want: readonly string[], got: readonly string[]): Record<string, string> | null {
-  if (want.length !== got.length) return null;
-  let params: Record<string, string> | null = null;
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    const g = got[i]!;
-    if (w.charCodeAt(0) === 58 /* : */) {
-      if (!g) return null;
-      params ??= {};
-      params[w.slice(1)] = decodeSegment(g);
-    } else if (w !== g) return null;
-  }
-  return params ?? {};
-}
-
-/** A malformed escape (`%E0%A4%A`) is the caller's mistake: 400, not a 500 from a URIError. */
-function decodeSegment(segment: string): string {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new MockApiError(400, 'invalid_request', 'The path has a malformed percent-escape');
-  }
-}
-
-/** The route table grouped by the number of path segments, each pattern split once. */
-function compile(routes: readonly Route[]) {
-  const bySize = new Map<number, { route: Route; segments: string[] }[]>();
-  for (const route of routes) {
-    const segments = route.pattern.split('/');
-    const list = bySize.get(segments.length) ?? [];
-    list.push({ route, segments });
-    bySize.set(segments.length, list);
-  }
-  /** The route of this method and path with its params; or the methods the path allows. */
-  return (method: string, pathname: string) => {
-    const got = splitPath(pathname);
-    const allowed: string[] = [];
-    for (const { route, segments } of bySize.get(got.length) ?? []) {
-      const params = matchSegments(segments, got);
-      if (!params) continue;
-      if (route.method === method) return { route, params, allowed };
-      allowed.push(route.method);
-    }
-    return { route: undefined, params: undefined, allowed };
-  };
 }
 
 const DECODER = new TextDecoder();
@@ -205,7 +147,7 @@ export function createDispatch(
   faults: FaultQueue,
   beforeEach: () => void,
 ) {
-  const find = compile(routes);
+  const find = compileRoutes(routes);
   const dates = dateHeader(core);
   return (incoming: Incoming): Promise<Answer> => observed(incoming, dispatch);
   /** The service's clock in `Date`, as `created_at` and the other timestamps (the mock clock). */
