@@ -4,11 +4,13 @@ import { defineConfig, type Options } from 'tsup';
 const external = ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'];
 
 // The build for runtimes other than Node.js: default-transport.ts (undici on Node) becomes
-// default-transport.web.ts (the global fetch), so that nothing in it names undici.
+// default-transport.web.ts (the global fetch), so that nothing in it names undici; the compiled
+// checks' fast paths (src/schemas/compiled/*.fast.ts) become none (*.fast.web.ts), so that a Worker
+// bundles less (the full checks run, with the same outcome).
 const webTransport: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'web-default-transport',
   setup(build) {
-    build.onResolve({ filter: /\/default-transport\.js$/ }, (args) => ({
+    build.onResolve({ filter: /\/default-transport\.js$|\.fast\.js$/ }, (args) => ({
       path: resolve(args.resolveDir, args.path.replace(/\.js$/, '.web.ts')),
     }));
   },

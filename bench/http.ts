@@ -185,7 +185,7 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
       sdk: summarize(createRates.sdk),
       baselineName: 'raw undici',
       baseline: summarize(createRates.undici),
-      goal: 0.75,
+      goal: 0.95,
       requests: perRound * rounds,
     });
   } finally {

@@ -3,6 +3,8 @@
  * bench/profile.ts): the profile then shows the steady state of the SDK's own hot functions, not
  * start-up or the baselines. `get-raw` profiles raw undici on the same server, for comparison.
  */
+
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import {
@@ -18,9 +20,10 @@ import { throughput } from './stats.js';
 import { delivery } from './webhooks.js';
 
 const [figure, out] = process.argv.slice(2);
+const PAYMENT = { method: 'card', amount_cents: 12_500 } as const;
 if (!figure || !out)
   throw new Error(
-    'usage: profile-target.ts get|get-traced|get-raw|create|webhook-1k|webhook-16k <out.cpuprofile>',
+    'usage: profile-target.ts get|get-traced|get-raw|create|pay|webhook-1k|webhook-16k <out.cpuprofile>',
   );
 
 async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): void }> {
@@ -50,10 +53,14 @@ async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): v
     },
     'get-raw': async () => (await request(url, { dispatcher: agent, headers })).body.json(),
     create: () => client.orders.create(payload),
+    pay: () => client.payments.create(ORDER_ID, PAYMENT, { idempotencyKey: randomUUID() }),
   };
   const call = calls[figure!];
   if (!call) throw new Error(`unknown figure ${figure}`);
-  return { run: (n) => throughput(call, n, figure === 'create' ? 1 : 64), stop: () => server.stop() };
+  return {
+    run: (n) => throughput(call, n, figure === 'create' || figure === 'pay' ? 1 : 64),
+    stop: () => server.stop(),
+  };
 }
 
 const { run, stop } = await workload();

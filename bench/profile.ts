@@ -2,7 +2,7 @@
  * Profiles one workload (bench/profile-target.ts, after a warm-up) and prints the self time by
  * where it lives (the SDK's dist, zod, undici, node internals) and the functions with the most.
  *
- *   npx tsx bench/profile.ts get|get-traced|get-raw|create|webhook-1k|webhook-16k [top=25]
+ *   npx tsx bench/profile.ts get|get-traced|get-raw|create|pay|webhook-1k|webhook-16k [top=25]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';

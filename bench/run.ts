@@ -10,6 +10,7 @@
  * memory, redaction (errors with 50,000 clients in the process), mock (the mock bin against Prism under
  * load), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
+import { coldStartGoals, workerMet } from './footprint.js';
 import { met, type Report, renderReport, writeReport } from './report.js';
 
 const SECTIONS = [
@@ -101,9 +102,14 @@ const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 const markdown = renderReport(report, command);
 console.log(markdown);
 if (!quick && !onlyArg) console.error(`[bench] wrote ${writeReport(markdown)}`);
-const missed = report.comparisons.filter((c) => !met(c));
-if (missed.length)
-  console.error(`[bench] goals missed: ${missed.map((c) => `${c.figure} vs ${c.baselineName}`).join('; ')}`);
+const missed = [
+  ...report.comparisons.filter((c) => !met(c)).map((c) => `${c.figure} vs ${c.baselineName}`),
+  ...(report.coldStarts ? coldStartGoals(report.coldStarts) : [])
+    .filter((g) => g.goal > 0 && g.ratio > g.goal)
+    .map((g) => `cold import of ${g.entry}`),
+  ...(report.workers ?? []).filter((w, _, all) => workerMet(w, all) === false).map((w) => `worker ${w.what}`),
+];
+if (missed.length) console.error(`[bench] goals missed: ${missed.join('; ')}`);
 if (report.mock) {
   const { mockRowMet } = await import('./mock-report.js');
   const mockMissed = report.mock.rows.filter((r) => !mockRowMet(r).rate || !mockRowMet(r).ratio);

@@ -69,11 +69,24 @@ try {
     assert.equal(typeof main.PaymentsClient, 'function');
     assert.equal(typeof main.verifyWebhook, 'function');
     assert.ok(new main.RequestValidationError('x', []) instanceof main.PaymentsError);
-    const testing = require('partner-payments/testing');
-    assert.equal(typeof testing.createMockService, 'function');
-    const mock = testing.createMockService();
-    assert.throws(() => mock.handlers, /npm install -D msw/);
-    console.log('cjs: ok (testing loads without msw; mock.handlers says npm install -D msw)');`;
+    // Nor zod: requests and responses are checked by the checks compiled from the zod schemas.
+    const zod = () => Object.keys(require.cache).filter((k) => k.includes('/node_modules/zod/'));
+    assert.deepEqual(zod(), [], 'importing partner-payments must not load zod');
+    const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const created = { order_id: '0b7e7a52-3a4c-4c51-8f0e-4d3b2a1c9e8f', status: 'open', total_cents: 100, created_at: '2026-11-22T00:00:00Z' };
+    const client = new main.PaymentsClient({ accessToken: 'at', baseUrl: 'https://payments.test', maxRetries: 0, fetch: async () => json(201, created) });
+    const order = { location_id: '6f1c1d3e-8c1a-4f7e-9d55-2b1f0d9a7c11', total_cents: 100 };
+    (async () => {
+      await assert.rejects(client.orders.create({ ...order, total_cents: 1.5 }), (e) => e instanceof main.RequestValidationError && e.issues[0].path[0] === 'total_cents');
+      assert.equal((await client.orders.create(order)).order_id, created.order_id);
+      assert.deepEqual(zod(), [], 'checking a request and a response must not load zod');
+      const testing = require('partner-payments/testing');
+      assert.equal(typeof testing.createMockService, 'function');
+      assert.notDeepEqual(zod(), []); // the positive control: the mock loads zod, and it is seen
+      const mock = testing.createMockService();
+      assert.throws(() => mock.handlers, /npm install -D msw/);
+      console.log('cjs: ok (the client and its checks load no zod; testing loads without msw; mock.handlers says npm install -D msw)');
+    })().catch((e) => { console.error(e); process.exit(1); });`;
   const cjsWebhooks = `
     const assert = require('node:assert');
     const hooks = require('partner-payments/webhooks');

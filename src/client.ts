@@ -15,6 +15,7 @@ import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
 import type { EventSink, PaymentsClientEvents, TokenEvent } from './core/observe/events.js';
 import { makeLog } from './core/observe/logger.js';
+import { ClientMetrics } from './core/observe/metrics.js';
 import { traceTarget, tracingMiddleware } from './core/observe/tracing.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options/options.js';
 import { type ClientOverrides, resolveOverrides } from './core/options/overrides.js';
@@ -85,6 +86,8 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   readonly #authSetup: AuthSetup;
   readonly #secrets: SecretRegistry;
   readonly #events: EventSink;
+  /** This client's listeners and its parent's, without its meter: what a derived client emits to. */
+  readonly #listeners: EventSink;
   readonly #intentStore: IntentStore;
   readonly #intents: IntentRunner;
   readonly #intentIO: IntentIO;
@@ -112,12 +115,22 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       (rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log));
     const parent = lineage?.parent;
     const self = this as unknown as { emit(name: string, payload: unknown): boolean };
-    // Events go to this client's listeners, then to its parent's (a derived client's calls too).
-    this.#events = {
+    // Events go to this client's listeners, then to its parent's (a derived client's calls too);
+    // the meter of the client that made the call records them once.
+    const listeners: EventSink = {
       wants: (name) => this.listenerCount(name) > 0 || parent?.wants(name) === true,
       emit: (name, payload) => {
         self.emit(name, payload);
         parent?.emit(name, payload);
+      },
+    };
+    this.#listeners = listeners;
+    const metrics = resolved.meter && new ClientMetrics(resolved.meter, traceTarget(resolved.baseUrl));
+    this.#events = {
+      wants: metrics ? (name) => ClientMetrics.EVENTS.has(name) || listeners.wants(name) : listeners.wants,
+      emit: (name, payload) => {
+        metrics?.record(name, payload as unknown as Record<string, unknown>);
+        listeners.emit(name, payload);
         if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
       },
     };
@@ -244,7 +257,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       transport: { transport: this.#transport, name: this.#transportName },
       limiter: overrides.rateLimit === undefined ? this.#limiter : undefined,
       secrets: this.#secrets,
-      parent: this.#events,
+      parent: this.#listeners,
       intentStore: this.#intentStore,
     };
     try {

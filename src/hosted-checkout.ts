@@ -2,7 +2,7 @@
 // reads the order through the API rather than trusting the return URL's `status`.
 import type { RequestOptions } from './core/call/types.js';
 import { RequestValidationError } from './core/errors/api-errors.js';
-import { uuid } from './schemas/common.js';
+import { uuid } from './schemas/fields.js';
 import type { Order } from './schemas/orders.js';
 
 /**

@@ -57,9 +57,10 @@ export type { Payments } from './resources/payments.js';
 export type { Refunds } from './resources/refunds.js';
 export type { JsonDocument, Specs } from './resources/specs.js';
 export type { WebhookEndpoints } from './resources/webhook-endpoints.js';
-export type { ErrorBody, ErrorCode, Open, Scope } from './schemas/common.js';
+export type { ErrorCode, Open, Scope } from './schemas/common.js';
 export { DEFAULT_SCOPES, ERROR_CODES, SCOPES } from './schemas/common.js';
 export { REFUND_EVENT_KINDS } from './schemas/events.js';
+export type { ErrorBody } from './schemas/fields.js';
 export type {
   LaunchExchangeParams,
   LaunchSession,

@@ -146,11 +146,13 @@ describeTransports('PaymentsClient requests', (t) => {
     client.on('response', (e) => responses.push(e));
     await client.payments.get(ORDER_ID, PAYMENT_ID);
     const path = `/pos/v1/orders/${ORDER_ID}/payments/${PAYMENT_ID}`;
-    expect(requests).toContainEqual({ callId: expect.any(String), method: 'GET', path, attempt: 1 });
+    const route = '/pos/v1/orders/{order_id}/payments/{payment_id}';
+    expect(requests).toContainEqual({ callId: expect.any(String), method: 'GET', path, route, attempt: 1 });
     expect(responses).toContainEqual({
       callId: requests[0]!.callId,
       method: 'GET',
       path,
+      route,
       status: 200,
       attempt: 1,
       durationMs: expect.any(Number),

@@ -1,4 +1,4 @@
-// `keyDigest()`: the short, runtime-neutral digest in the keys of shared stores (token, rate limit).
+// `keyDigest()`, the short, runtime-neutral digest in the keys of shared stores (token, rate limit), and `textDigest()`, the cheaper one of intent fingerprints.
 /**
  * A 128-bit digest of a store key's parts, as 32 hex characters: four FNV-1a passes with different
  * offsets. Synchronous and runtime-neutral (no `node:crypto`, which Workers without `nodejs_compat`
@@ -17,4 +17,20 @@ export function keyDigest(parts: readonly unknown[] | string): string {
     out += (h >>> 0).toString(16).padStart(8, '0');
   }
   return out;
+}
+
+/**
+ * A 64-bit digest of a text, as 16 hex characters: two FNV-1a-style lanes in one pass, a quarter of
+ * {@link keyDigest}'s work. For the intent fingerprint (run on every keyed call), where it only has to
+ * tell apart two sets of params sent under one idempotency key.
+ */
+export function textDigest(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x85ebca6b);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }

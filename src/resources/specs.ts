@@ -1,10 +1,9 @@
 // The `client.specs` resource (spec 4.10): fetches the service's OpenAPI and AsyncAPI documents,
 // without authentication.
-import * as z from 'zod';
 import type { APIPromise } from '../core/call/api-promise.js';
 import type { Requester, RequestOptions } from '../core/call/types.js';
+import { JsonDocumentSchema } from '../schemas/specs.js';
 
-const JsonDocumentSchema = z.record(z.string(), z.unknown());
 /**
  * A machine-readable description (OpenAPI 3.1 or AsyncAPI 2.6), as JSON.
  *

@@ -1,16 +1,13 @@
-// The zod schemas and types of webhook events (spec 6): the event kinds, the payment and refund
-// resources they carry, the envelope, and the WebhookEvent union discriminated by `event_kind`.
-import * as z from 'zod';
-import { type Open, openEnum, uuid } from './common.js';
-import {
-  ENVELOPE_VERSION,
-  EVENT_KINDS,
-  ISO_TIMESTAMP_MESSAGE,
-  ISO_TIMESTAMP_PATTERN,
-  type KnownEventKind,
-} from './event-envelope.js';
-import { PaymentStatus } from './payments.js';
+// Webhook events (spec 6): the event kinds, and the types of the resources they carry and of the
+// WebhookEvent union discriminated by `event_kind`, inferred from src/schemas/zod/events.ts. The
+// webhooks entry checks envelopes by hand (src/webhooks/envelope.ts): this module loads no zod.
+import type { z } from 'zod';
+import type { Open } from './common.js';
+import type { RefundEventKind } from './constants.js';
+import type { KnownEventKind } from './event-envelope.js';
+import type * as Z from './zod/events.js';
 
+export { REFUND_EVENT_KINDS, type RefundEventKind } from './constants.js';
 export type { KnownEventKind } from './event-envelope.js';
 export { EVENT_KINDS } from './event-envelope.js';
 
@@ -20,86 +17,35 @@ export { EVENT_KINDS } from './event-envelope.js';
  * @example
  * const kind: EventKind = event.event_kind;
  */
-export const EventKind = openEnum(EVENT_KINDS);
 export type EventKind = Open<KnownEventKind>;
 
 /**
  * The payment-shaped resource every event carries.
  *
+ * @useDeclaredType
  * @example
  * const { order_id, status, amount_cents }: EventResource = event.resource;
  */
-export const EventResource = z.looseObject({
-  payment_id: uuid,
-  order_id: uuid,
-  status: PaymentStatus,
-  amount_cents: z.number(),
-  method: z.string(),
-  external_reference: z.string().nullable().optional(),
-});
-export type EventResource = z.infer<typeof EventResource>;
-
-/**
- * The event kinds about a refund: their resource is the payment plus the refund it is about.
- *
- * @example
- * const isRefundEvent = (REFUND_EVENT_KINDS as readonly string[]).includes(event.event_kind);
- */
-export const REFUND_EVENT_KINDS = [
-  'payment.refunded',
-  'payment.reversal_settled',
-  'payment.reversal_failed',
-] as const;
-/**
- * A kind of {@link REFUND_EVENT_KINDS}.
- *
- * @example
- * const kind: RefundEventKind = 'payment.reversal_failed';
- */
-export type RefundEventKind = (typeof REFUND_EVENT_KINDS)[number];
+export type EventResource = z.infer<typeof Z.EventResource>;
 
 /**
  * The resource of a refund event (`payment.refunded`, `payment.reversal_settled`,
  * `payment.reversal_failed`): the payment (its `status` after the refund: `refunded` once approved
  * refunds reach its amount, else still `settled`) plus the refund the event is about.
  *
+ * @useDeclaredType
  * @example
  * if (event.event_kind === 'payment.reversal_failed') {
  *   alertFinance(event.resource.refund_id, event.resource.refund_amount_cents);
  * }
  */
-export const RefundEventResource = EventResource.extend({
-  /** The refund this event is about. */
-  refund_id: z.string(),
-  /** The refund's status: `approved` (refunded, reversal settled) or `failed` (reversal failed). */
-  refund_status: openEnum(['pending', 'approved', 'failed'] as const),
-  /** The refunded amount in cents (part of the payment's amount for a partial refund). */
-  refund_amount_cents: z.int(),
-});
-export type RefundEventResource = z.infer<typeof RefundEventResource>;
+export type RefundEventResource = z.infer<typeof Z.RefundEventResource>;
 
 /**
- * The fields every event carries besides its kind (section 6.3). The light webhooks entry checks the
- * same rules by hand (src/webhooks/envelope.ts); a property test holds the two equal.
+ * The fields every event has (section 6.3). @inline
+ * @useDeclaredType
  */
-const envelopeFields = {
-  /** Envelope version: 1 (another version is refused with reason `unsupported_version`). */
-  v: z.literal(ENVELOPE_VERSION),
-  /** Stable across retries: de-duplicate on it. */
-  event_id: z.string().min(1),
-  occurred_at: z.string().regex(ISO_TIMESTAMP_PATTERN, { error: ISO_TIMESTAMP_MESSAGE }),
-  partner_id: uuid,
-  resource: EventResource,
-};
-
-/** The envelope of every webhook delivery (section 6.3). */
-export const WebhookEventEnvelope = z.looseObject({ ...envelopeFields, event_kind: EventKind });
-
-// Derived from a closed object on purpose: `Omit` over the loose envelope's index signature would
-// collapse every field to `unknown`.
-const EventBase = z.object(envelopeFields);
-/** The fields every event has (section 6.3). @inline */
-type EventBase = z.infer<typeof EventBase>;
+type EventBase = z.infer<typeof Z.EventBase>;
 
 /**
  * An event of one known kind.

@@ -1,74 +1,57 @@
-// The zod schemas and types of launch links (spec 4.12): the create and exchange bodies, the launch
-// token, and the POS session it is exchanged for.
-import * as z from 'zod';
-import { timestamp, uuid } from './common.js';
+// Launch links (spec 4.12): the default role; the types of the create and exchange bodies, the launch
+// token and the POS session, inferred from src/schemas/zod/launch-tokens.ts; and the checks the client
+// runs, compiled from it (src/schemas/compiled/launch-tokens.ts), so that loading this loads no zod.
+import type { z } from 'zod';
+import * as compiled from './compiled/launch-tokens.js';
+import type * as Z from './zod/launch-tokens.js';
 
-/**
- * The role given to a POS user on first provisioning when none is named.
- *
- * @example
- * const role = params.role_slug ?? DEFAULT_ROLE_SLUG; // 'location_cashier'
- */
-export const DEFAULT_ROLE_SLUG = 'location_cashier';
+export { DEFAULT_ROLE_SLUG } from './constants.js';
+
+// The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
+export const LaunchExchangeParams = compiled.LaunchExchangeParams;
+/** @hidden */
+export const LaunchSession = compiled.LaunchSession;
+/** @hidden */
+export const LaunchToken = compiled.LaunchToken;
+/** @hidden */
+export const LaunchTokenCreateParams = compiled.LaunchTokenCreateParams;
 
 /**
  * The body of `POST /pos/v1/launch-tokens`.
  *
+ * @useDeclaredType
  * @example
  * const params: LaunchTokenCreateParams = { location_id: locationId, user_ref: 'staff-42' };
  */
-export const LaunchTokenCreateParams = z.strictObject({
-  /** The location whose point-of-sale session the link opens. */
-  location_id: uuid,
-  /** The role given on first provisioning. @default 'location_cashier' */
-  role_slug: z.string().min(1, { error: 'must not be empty' }).optional(),
-  /** The partner's identifier of the user the link is for (provisioned on first use). @default undefined (not sent) */
-  user_ref: z.string().min(1).optional(),
-});
-export type LaunchTokenCreateParams = z.input<typeof LaunchTokenCreateParams>;
+export type LaunchTokenCreateParams = z.input<typeof Z.LaunchTokenCreateParams>;
 
 /**
  * A launch token: single use, valid 10 minutes. `launch_token` and `launch_url` are credentials:
  * do not log them.
  *
+ * @useDeclaredType
  * @example
  * const link: LaunchToken = await client.launchTokens.create({ location_id: locationId });
  * res.redirect(link.launch_url); // never log it
  */
-export const LaunchToken = z.looseObject({
-  launch_token: z.string(),
-  launch_url: z.string(),
-  location_id: z.string(),
-  role_slug: z.string(),
-  expires_at: timestamp,
-});
-export type LaunchToken = z.infer<typeof LaunchToken>;
+export type LaunchToken = z.infer<typeof Z.LaunchToken>;
 
 /**
  * The body of `POST /pos/v1/public/launch-exchange`.
  *
+ * @useDeclaredType
  * @example
  * const body: LaunchExchangeParams = { launch_token: String(req.query.launch_token) };
  */
-export const LaunchExchangeParams = z.strictObject({
-  launch_token: z.string().min(1, { error: 'must not be empty' }),
-});
-export type LaunchExchangeParams = z.input<typeof LaunchExchangeParams>;
+export type LaunchExchangeParams = z.input<typeof Z.LaunchExchangeParams>;
 
 /**
  * The POS session a launch token is exchanged for. `session_token` is a credential.
  *
+ * @useDeclaredType
  * @example
  * const session: LaunchSession = await client.launchTokens.exchange(launchToken);
  * if (session.provisioned) console.info(`new POS user ${session.user_id}`);
  */
-export const LaunchSession = z.looseObject({
-  session_token: z.string(),
-  user_id: z.string(),
-  location_id: z.string(),
-  role_slug: z.string(),
-  /** True when this exchange provisioned the POS user (its first use). */
-  provisioned: z.boolean(),
-  expires_at: timestamp,
-});
-export type LaunchSession = z.infer<typeof LaunchSession>;
+export type LaunchSession = z.infer<typeof Z.LaunchSession>;

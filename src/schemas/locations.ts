@@ -1,75 +1,64 @@
-// The zod schemas and types of locations (spec 4.8, 4.9): the address, the listed and the read
-// location, the list's query parameters, and its page.
-import * as z from 'zod';
-import { pageLimit, pageOf, pageOffset, timestamp } from './common.js';
+// Locations (spec 4.8, 4.9): the types of the address, the listed and the read location, the list's
+// query parameters and its page, inferred from src/schemas/zod/locations.ts; and the checks the client
+// runs, compiled from it (src/schemas/compiled/locations.ts), so that loading this module loads no zod.
+import type { z } from 'zod';
+import * as compiled from './compiled/locations.js';
+import type * as Z from './zod/locations.js';
+
+// The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
+export const Address = compiled.Address;
+/** @hidden */
+export const Location = compiled.Location;
+/** @hidden */
+export const LocationListParams = compiled.LocationListParams;
+/** @hidden */
+export const LocationPage = compiled.LocationPage;
+/** @hidden */
+export const LocationSummary = compiled.LocationSummary;
 
 /**
  * A location's postal address; every field may be absent.
  *
+ * @useDeclaredType
  * @example
  * const line = [address.line1, address.city, address.zip].filter(Boolean).join(', ');
  */
-export const Address = z.looseObject({
-  line1: z.string().optional(),
-  city: z.string().optional(),
-  state: z.string().optional(),
-  zip: z.string().optional(),
-  country: z.string().optional(),
-});
-export type Address = z.infer<typeof Address>;
+export type Address = z.infer<typeof Z.Address>;
 
 /**
  * A location as listed by `GET /pos/v1/locations`.
  *
+ * @useDeclaredType
  * @example
  * for await (const loc of client.locations.list()) if (loc.active) console.log(loc.location_id, loc.name);
  */
-export const LocationSummary = z.looseObject({
-  location_id: z.string(),
-  name: z.string(),
-  address: Address.nullable().optional(),
-  timezone: z.string(),
-  currency: z.string(),
-  active: z.boolean(),
-});
-export type LocationSummary = z.infer<typeof LocationSummary>;
+export type LocationSummary = z.infer<typeof Z.LocationSummary>;
 
 /**
  * A location as read by `GET /pos/v1/locations/{location_id}`, with the get-one fields.
  *
+ * @useDeclaredType
  * @example
  * const location: Location = await client.locations.get(locationId);
  * if (!location.features.includes('payments')) throw new Error('payments not enabled here');
  */
-export const Location = LocationSummary.extend({
-  organization_id: z.string(),
-  /** Applications enabled at the location; `payments` must be among them to accept payments. */
-  features: z.array(z.string()),
-  created_at: timestamp,
-});
-export type Location = z.infer<typeof Location>;
+export type Location = z.infer<typeof Z.Location>;
 
 /**
  * Query parameters of `GET /pos/v1/locations`.
  *
+ * @useDeclaredType
  * @example
  * const params: LocationListParams = { search: 'downtown', limit: 20 };
  */
-export const LocationListParams = z.strictObject({
-  /** Page size, 1 to 200. @default 50 */
-  limit: pageLimit.optional(),
-  /** Items to skip. @default 0 */
-  offset: pageOffset.optional(),
-  /** Fuzzy search on the location name. @default undefined (every location) */
-  search: z.string().optional(),
-});
-export type LocationListParams = z.input<typeof LocationListParams>;
+export type LocationListParams = z.input<typeof Z.LocationListParams>;
 
 /**
  * One page of `GET /pos/v1/locations`.
  *
+ * @useDeclaredType
  * @example
  * const page: LocationPage = await client.locations.list({ limit: 50 });
  */
-export const LocationPage = pageOf(LocationSummary);
-export type LocationPage = z.infer<typeof LocationPage>;
+export type LocationPage = z.infer<typeof Z.LocationPage>;

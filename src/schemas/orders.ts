@@ -1,114 +1,52 @@
-// The zod schemas and types of orders (spec 4.1, 4.2): the statuses, the create body and its
-// hosted-checkout rule, the creation response, and the order as read with its payments.
-import * as z from 'zod';
-import { e164Phone, email, openEnum, positiveCents, secureUrl, timestamp, uuid } from './common.js';
-import { Level3 } from './level3.js';
-import { metadata } from './metadata.js';
-import { PaymentStatus } from './payments.js';
+// Orders (spec 4.1, 4.2): the statuses; the types of the create body, the creation response and the
+// order with its payments, inferred from src/schemas/zod/orders.ts; and the checks the client runs,
+// compiled from it (src/schemas/compiled/orders.ts), so that loading this module loads no zod.
+import type { z } from 'zod';
+import * as compiled from './compiled/orders.js';
+import type * as Z from './zod/orders.js';
 
-/**
- * Order statuses of the service (section 3.2); open for values added later.
- *
- * @example
- * const known = (ORDER_STATUSES as readonly string[]).includes(order.status);
- */
-export const ORDER_STATUSES = [
-  'open',
-  'pending',
-  'paid',
-  'partially_paid',
-  'voided',
-  'refunded',
-  'cancelled',
-] as const;
+export { ORDER_STATUSES } from './constants.js';
+
+// The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
+export const Order = compiled.Order;
+/** @hidden */
+export const OrderCreated = compiled.OrderCreated;
+/** @hidden */
+export const OrderCreateParams = compiled.OrderCreateParams;
+/** @hidden */
+export const OrderCreateRequest = compiled.OrderCreateRequest;
+/** @hidden */
+export const OrderPayment = compiled.OrderPayment;
+/** @hidden */
+export const OrderStatus = compiled.OrderStatus;
+
 /**
  * An order's status, open for values added later.
  *
+ * @useDeclaredType
  * @example
  * const done = (status: OrderStatus) => status === 'paid' || status === 'refunded';
  */
-export const OrderStatus = openEnum(ORDER_STATUSES);
-export type OrderStatus = z.infer<typeof OrderStatus>;
+export type OrderStatus = z.infer<typeof Z.OrderStatus>;
 
 /**
  * The body of `POST /pos/v1/orders`.
  *
+ * @useDeclaredType
  * @example
  * const params: OrderCreateParams = { location_id: locationId, total_cents: 12_500, customer_email: 'ann@example.com' };
  */
-export const OrderCreateParams = z.strictObject({
-  /** Location of origin; must be within the partner's scope and have the `payments` feature. */
-  location_id: uuid,
-  /** The order's total in integer cents; greater than 0. */
-  total_cents: positiveCents,
-  /** @default undefined (not sent) */
-  description: z.string().optional(),
-  /**
-   * The partner's own reference (invoice or PO number); forwarded to the processor as customer reference.
-   * @default undefined (not sent)
-   */
-  external_reference: z.string().optional(),
-  /** @default undefined (not sent) */
-  external_source: z.string().optional(),
-  /** @default undefined (not sent) */
-  external_id: z.string().optional(),
-  /** @default undefined (not sent) */
-  customer_name: z.string().optional(),
-  /** E.164, for an SMS receipt. @default undefined (no SMS receipt) */
-  customer_phone: e164Phone.optional(),
-  /** For an email receipt. @default undefined (no email receipt) */
-  customer_email: email.optional(),
-  /** @default undefined (not sent) */
-  department_id: uuid.optional(),
-  /**
-   * Your own key/value pairs: a plain object of JSON values (strings, finite numbers, booleans,
-   * null, arrays and plain objects of them), at most 10 levels deep and 16,384 bytes of JSON, sent
-   * exactly as given. A `Date`, `BigInt`, function, `undefined`, class instance, circular value or
-   * `__proto__` key is refused with a `RequestValidationError` naming its path.
-   * @default undefined (not sent)
-   */
-  metadata: metadata.optional(),
-  /** Level 3 data, which a payment may override. @default undefined (not sent) */
-  level3: Level3.optional(),
-  /** Hosted checkout: where the browser goes after a successful payment. @default undefined (no hosted checkout) */
-  return_url: secureUrl.optional(),
-  /** Hosted checkout: where the browser goes when the customer cancels. @default undefined (no hosted checkout) */
-  cancel_url: secureUrl.optional(),
-});
-export type OrderCreateParams = z.input<typeof OrderCreateParams>;
-
-/**
- * What the SDK checks before sending an order: {@link OrderCreateParams} plus one cross-field rule.
- * With only one of `return_url` and `cancel_url` the service creates the order without a hosted
- * checkout page (no `hosted_checkout_url`), which is never what the caller meant: refused.
- */
-export const OrderCreateRequest = OrderCreateParams.superRefine((value, ctx) => {
-  const hasReturn = value.return_url !== undefined;
-  if (hasReturn === (value.cancel_url !== undefined)) return;
-  const [missing, given] = hasReturn ? ['cancel_url', 'return_url'] : ['return_url', 'cancel_url'];
-  ctx.addIssue({
-    code: 'custom',
-    path: [missing],
-    message: `required when ${given} is given: hosted checkout needs both return_url and cancel_url (give both, or neither for an order without a checkout page)`,
-  });
-});
+export type OrderCreateParams = z.input<typeof Z.OrderCreateParams>;
 
 /**
  * The response of `POST /pos/v1/orders`.
  *
+ * @useDeclaredType
  * @example
  * const created: OrderCreated = await client.orders.create({ location_id: locationId, total_cents: 12_500 });
  */
-export const OrderCreated = z.looseObject({
-  order_id: z.string(),
-  status: OrderStatus,
-  total_cents: z.number(),
-  created_at: timestamp,
-  /** Present when `return_url` and `cancel_url` were given. A secret: do not log it. */
-  hosted_checkout_url: z.string().nullable().optional(),
-  expires_at: timestamp.optional(),
-});
-export type OrderCreated = z.infer<typeof OrderCreated>;
+export type OrderCreated = z.infer<typeof Z.OrderCreated>;
 
 /**
  * An order created with `return_url` and `cancel_url`: the hosted checkout fields are present.
@@ -122,37 +60,18 @@ export type OrderWithCheckout = OrderCreated & { hosted_checkout_url: string | n
 /**
  * A payment as listed inside an order.
  *
+ * @useDeclaredType
  * @example
  * const approved: OrderPayment[] = order.payments.filter((p) => p.status === 'approved');
  */
-export const OrderPayment = z.looseObject({
-  payment_id: z.string(),
-  status: PaymentStatus,
-  amount_cents: z.number(),
-  method: z.string(),
-  created_at: timestamp,
-});
-export type OrderPayment = z.infer<typeof OrderPayment>;
+export type OrderPayment = z.infer<typeof Z.OrderPayment>;
 
 /**
  * The response of `GET /pos/v1/orders/{order_id}`.
  *
+ * @useDeclaredType
  * @example
  * const order: Order = await client.orders.get(orderId);
  * if (order.status === 'paid') await fulfil(order.order_id);
  */
-export const Order = z.looseObject({
-  order_id: z.string(),
-  location_id: z.string(),
-  status: OrderStatus,
-  total_cents: z.number(),
-  description: z.string().nullable().optional(),
-  external_reference: z.string().nullable().optional(),
-  customer_name: z.string().nullable().optional(),
-  payments: z.array(OrderPayment),
-  /** The machine client that opened the order; null for orders opened by a human user. */
-  opened_by_m2m_client_id: z.string().nullable().optional(),
-  created_at: timestamp,
-  updated_at: timestamp,
-});
-export type Order = z.infer<typeof Order>;
+export type Order = z.infer<typeof Z.Order>;

@@ -1,80 +1,56 @@
-// The zod schemas and types of payments (spec 4.3 to 4.5): the statuses, the create body, the
-// payment, and the result of a void.
-import * as z from 'zod';
-import { openEnum, positiveCents, timestamp } from './common.js';
-import { Level3 } from './level3.js';
+// Payments (spec 4.3 to 4.5): the statuses; the types of the create body, the payment and the result
+// of a void, inferred from src/schemas/zod/payments.ts; and the checks the client runs, compiled from
+// it (src/schemas/compiled/payments.ts), so that loading this module loads no zod.
+import type { z } from 'zod';
+import * as compiled from './compiled/payments.js';
+import type * as Z from './zod/payments.js';
 
-/**
- * Payment statuses of the service (section 3.1); open for values added later.
- *
- * @example
- * const known = (PAYMENT_STATUSES as readonly string[]).includes(payment.status);
- */
-export const PAYMENT_STATUSES = [
-  'pending',
-  'approved',
-  'settled',
-  'declined',
-  'failed',
-  'voided',
-  'refunded',
-  'cancelled',
-  'expired',
-] as const;
+export { PAYMENT_STATUSES } from './constants.js';
+
+// The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
+export const Payment = compiled.Payment;
+/** @hidden */
+export const PaymentCreateParams = compiled.PaymentCreateParams;
+/** @hidden */
+export const PaymentStatus = compiled.PaymentStatus;
+/** @hidden */
+export const VoidResult = compiled.VoidResult;
+
 /**
  * A payment's status, open for values added later.
  *
+ * @useDeclaredType
  * @example
  * const settledOrApproved = (status: PaymentStatus) => status === 'approved' || status === 'settled';
  */
-export const PaymentStatus = openEnum(PAYMENT_STATUSES);
-export type PaymentStatus = z.infer<typeof PaymentStatus>;
+export type PaymentStatus = z.infer<typeof Z.PaymentStatus>;
 
 /**
  * The body of `POST /pos/v1/orders/{order_id}/payments`.
  *
+ * @useDeclaredType
  * @example
  * const params: PaymentCreateParams = { method: 'card', amount_cents: 12_500 };
  */
-export const PaymentCreateParams = z.strictObject({
-  /** `card` is the only method of this flow. */
-  method: z.literal('card', { error: "must be 'card'" }),
-  /** Integer cents, at most the order's remaining unpaid total. */
-  amount_cents: positiveCents,
-  /** Level 3 data for this payment; takes precedence over the order's. @default undefined (the order's) */
-  level3: Level3.optional(),
-});
-export type PaymentCreateParams = z.input<typeof PaymentCreateParams>;
+export type PaymentCreateParams = z.input<typeof Z.PaymentCreateParams>;
 
 /**
  * A payment (`POST .../payments` returns it pending; `GET .../payments/{id}` adds the read fields).
  *
+ * @useDeclaredType
  * @example
  * const payment: Payment = await client.payments.get(orderId, paymentId);
  * if (payment.status === 'declined') notifyCustomer(payment.order_id);
  */
-export const Payment = z.looseObject({
-  payment_id: z.string(),
-  order_id: z.string(),
-  status: PaymentStatus,
-  amount_cents: z.number(),
-  method: z.string(),
-  processor_reference: z.string().nullable().optional(),
-  created_at: timestamp,
-  updated_at: timestamp.optional(),
-});
-export type Payment = z.infer<typeof Payment>;
+export type Payment = z.infer<typeof Z.Payment>;
 
 /**
  * The response of `POST .../payments/{payment_id}/void`.
  *
+ * @useDeclaredType
  * @example
  * const voided: VoidResult = await client.payments.void(orderId, paymentId);
  * console.log(voided.status, voided.voided_at);
  */
-export const VoidResult = z.looseObject({
-  payment_id: z.string(),
-  status: PaymentStatus,
-  voided_at: timestamp,
-});
-export type VoidResult = z.infer<typeof VoidResult>;
+export type VoidResult = z.infer<typeof Z.VoidResult>;

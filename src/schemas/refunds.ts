@@ -1,72 +1,55 @@
-// The zod schemas and types of refunds (spec 4.6, 4.7): the reasons, the statuses, the create body,
-// and the refund.
-import * as z from 'zod';
-import { openEnum, positiveCents, timestamp } from './common.js';
+// Refunds (spec 4.6, 4.7): the reasons and statuses; the types of the create body and the refund,
+// inferred from src/schemas/zod/refunds.ts; and the checks the client runs, compiled from it
+// (src/schemas/compiled/refunds.ts), so that loading this module loads no zod.
+import type { z } from 'zod';
+import * as compiled from './compiled/refunds.js';
+import type * as Z from './zod/refunds.js';
 
-/**
- * The reasons a refund request accepts.
- *
- * @example
- * const options = REFUND_REASONS.map((reason) => ({ value: reason, label: reason.replace('_', ' ') }));
- */
-export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'other'] as const;
+export { REFUND_REASONS, REFUND_STATUSES } from './constants.js';
+
+// The checks the client runs, under the names of the zod schemas they were compiled from.
+/** @hidden */
+export const Refund = compiled.Refund;
+/** @hidden */
+export const RefundCreateParams = compiled.RefundCreateParams;
+/** @hidden */
+export const RefundReason = compiled.RefundReason;
+/** @hidden */
+export const RefundStatus = compiled.RefundStatus;
+
 /**
  * Why a refund is issued (the request accepts only these).
  *
+ * @useDeclaredType
  * @example
  * const reason: RefundReason = 'duplicate';
  */
-export const RefundReason = z.enum(REFUND_REASONS, {
-  error: `must be one of ${REFUND_REASONS.join(', ')}`,
-});
-export type RefundReason = z.infer<typeof RefundReason>;
+export type RefundReason = z.infer<typeof Z.RefundReason>;
 
-/**
- * Refund statuses (section 3.3); open for values added later.
- *
- * @example
- * const known = (REFUND_STATUSES as readonly string[]).includes(refund.status);
- */
-export const REFUND_STATUSES = ['pending', 'approved', 'failed'] as const;
 /**
  * A refund's status, open for values added later.
  *
+ * @useDeclaredType
  * @example
  * const final = (status: RefundStatus) => status !== 'pending';
  */
-export const RefundStatus = openEnum(REFUND_STATUSES);
-export type RefundStatus = z.infer<typeof RefundStatus>;
+export type RefundStatus = z.infer<typeof Z.RefundStatus>;
 
 /**
  * The body of `POST .../payments/{payment_id}/refunds`.
  *
+ * @useDeclaredType
  * @example
  * const params: RefundCreateParams = { amount_cents: 2_500, reason: 'customer_request' };
  */
-export const RefundCreateParams = z.strictObject({
-  /** Integer cents, at most the payment's amount minus what is already refunded. */
-  amount_cents: positiveCents,
-  /** @default undefined (not sent) */
-  reason: RefundReason.optional(),
-});
-export type RefundCreateParams = z.input<typeof RefundCreateParams>;
+export type RefundCreateParams = z.input<typeof Z.RefundCreateParams>;
 
 /**
  * A refund.
  *
+ * @useDeclaredType
  * @example
  * const refund: Refund = await client.refunds.create(orderId, paymentId, { amount_cents: 2_500 });
  * const done = await awaitRefundResult(client, orderId, paymentId, refund.refund_id);
  */
-export const Refund = z.looseObject({
-  refund_id: z.string(),
-  payment_id: z.string(),
-  order_id: z.string(),
-  status: RefundStatus,
-  amount_cents: z.number(),
-  reason: openEnum(REFUND_REASONS).nullable().optional(),
-  created_at: timestamp,
-  /** Explains a processor rejection when `status` is `failed`. */
-  processor_message: z.string().nullable().optional(),
-});
-export type Refund = z.infer<typeof Refund>;
+export type Refund = z.infer<typeof Z.Refund>;

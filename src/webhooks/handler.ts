@@ -1,6 +1,8 @@
 // `createWebhookHandler()`: a receiver for fetch-style platforms and Node.js servers that verifies
 // each delivery, skips redeliveries, and runs the handler of the event's kind.
 import { WebhookVerificationError } from '../core/errors/api-errors.js';
+import type { PaymentsMeter } from '../core/observe/metrics.js';
+import type { PaymentsTracer } from '../core/observe/tracing.js';
 import type { IntentStore } from '../core/stores/intent-store.js';
 import type { KnownEventKind } from '../schemas/event-envelope.js';
 import type { WebhookEvent, WebhookEventOf } from '../schemas/events.js';
@@ -15,6 +17,7 @@ import {
 } from './handler-io.js';
 import { nodeApis } from './runtime.js';
 import type { WebhookSecret } from './signature.js';
+import { webhookTelemetry } from './telemetry.js';
 import { verifyWebhook, verifyWebhookAsync } from './verify.js';
 
 /**
@@ -96,6 +99,19 @@ export interface WebhookHandlerOptions {
    * @default undefined (refund events are not recorded)
    */
   intentStore?: Pick<IntentStore, 'noteRefund'>;
+  /**
+   * An OpenTelemetry `Tracer`: a SERVER span `POST webhook` per delivery (event kind and id, outcome,
+   * status; ERROR when it is answered 500), the active context while your handler runs.
+   * @default undefined (no tracing)
+   */
+  tracer?: PaymentsTracer;
+  /**
+   * An OpenTelemetry `Meter`: `partner_payments.webhook.deliveries` by outcome (`handled`,
+   * `duplicate`, `rejected` with the verifier's reason, `handler_error`) and
+   * `partner_payments.webhook.lag` (seconds from the signed `occurred_at`).
+   * @default undefined (no metrics)
+   */
+  meter?: PaymentsMeter;
 }
 
 /**
@@ -179,7 +195,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return { status, body: { received: false, error: code } };
   };
 
-  async function receive(delivery: Delivery): Promise<Answer> {
+  const observed = webhookTelemetry(options.tracer, options.meter);
+  const receive = observed
+    ? (delivery: Delivery) => observed((verified) => handleDelivery(delivery, verified))
+    : (delivery: Delivery) => handleDelivery(delivery, undefined);
+
+  async function handleDelivery(
+    delivery: Delivery,
+    verified: ((event: WebhookEvent) => void) | undefined,
+  ): Promise<Answer> {
     let event: WebhookEvent;
     try {
       const secret = typeof options.secret === 'function' ? options.secret() : options.secret;
@@ -192,6 +216,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       }
       return fail(500, err);
     }
+    verified?.(event);
     if (options.intentStore) {
       try {
         await noteRefund(options.intentStore, event);

@@ -1,7 +1,11 @@
 // Issue 10: every promise holds under faults. A seeded TCP proxy breaks about 13% of requests on
-// their way to and from the shipped mock (in a child process); 2,000 mixed calls at concurrency 32
+// their way to and from the shipped mock (in a child process); 3,000 mixed calls at concurrency 32
 // through both transports must keep every promise, and the clients' heap must not grow by 5 MB.
-// `npm run soak -- --calls 20000` runs the same harness longer (docs/reliability.md).
+// Issue 23: money moves exactly once. Payments (over 1,000 of the calls) and refunds are made under
+// idempotency keys through the same faults, after-commit ones included: one payment or refund per
+// key, every payment a call returns (adopted or answered) is its own key's, and at most 1 payment
+// call in 1,000 ends outcomeUnknown. `npm run soak -- --calls 20000` runs the same harness longer
+// (docs/reliability.md).
 import { expect, it, describe as suite } from 'vitest';
 import { hashSeed, pickFault } from './faults.js';
 import { assertLoopback, runChaos } from './harness.js';
@@ -10,8 +14,8 @@ import { describe } from './report.js';
 import { SecretScanner } from './secrets.js';
 import { FAULTS } from './types.js';
 
-const CALLS = 2_000;
-// About 20 s on an idle 2-core machine; longer when other test runs share it.
+const CALLS = 3_000;
+// About 30 s on an idle 2-core machine; longer when other test runs share it.
 const BUDGET_MS = 180_000;
 
 /** The fault the proxy draws for attempt `attempt` of call `callId` (as proxy.ts does). */
@@ -98,6 +102,38 @@ suite('the chaos harness itself', () => {
     },
     BUDGET_MS,
   );
+
+  it(
+    'fails when a key charges twice or a call returns a payment its key did not make',
+    async () => {
+      // settleMs 100: below the 1.1 to 1.6 s a slow_request takes to reach the mock, so a payment
+      // still on its way counts as not landed and is sent again; and a planted wrong adoption.
+      const run = await runChaos({
+        calls: 40,
+        warmup: 0,
+        concurrency: 8,
+        seed: 3,
+        faultRate: 0.5,
+        faults: ['slow_request', 'truncated_json'],
+        weights: { 'payments.create': 1 },
+        settleMs: 100,
+        plantWrongAdoption: true,
+      });
+      const twice = /^key key-.+: [2-9] payments of \d+ cents on order /;
+      expect(run.broken.some((line) => twice.test(line))).toBe(true);
+      expect(run.broken.some((line) => /: [2-9] payments created$/.test(line))).toBe(true);
+      expect(run.server.keyed.maxPaymentsPerKey).toBeGreaterThanOrEqual(2);
+      expect(
+        run.broken.some((line) =>
+          /payments\.create: returned payment .+, adopted, which no call \(the order’s decoy\) created$/.test(
+            line,
+          ),
+        ),
+      ).toBe(true);
+      expect(run.server.keyed.wrong).toBeGreaterThan(0);
+    },
+    BUDGET_MS,
+  );
 });
 
 it(
@@ -122,6 +158,24 @@ it(
     expect(run.transcript.controlFound).toBe(true);
     expect(run.transcript.found).toEqual({});
     expect(run.heap.growthBytes).toBeLessThan(5 * 1_048_576);
+
+    // Issue 23: payments and refunds under keys. Over 1,000 payment calls, for the 1 in 1,000.
+    const { payments, refunds } = run.keyed;
+    expect(payments.calls).toBeGreaterThanOrEqual(1_000);
+    expect(refunds.calls).toBeGreaterThan(100);
+    // One payment per key, one refund per key, in the mock's state (run.broken names any other).
+    expect(run.server.keyed.maxPaymentsPerKey).toBe(1);
+    expect(run.server.keyed.maxRefundsPerKey).toBe(1);
+    // Every payment or refund returned, adopted ones included, is the one its own call created.
+    expect(run.server.keyed.wrong).toBe(0);
+    expect(run.server.keyed.results).toBeGreaterThan(payments.ok);
+    expect(payments.adopted).toBeGreaterThan(20);
+    // Today's level (reconcile 'off' ends every one of these in outcomeUnknown) was really met...
+    expect(payments.reconciled / payments.calls).toBeGreaterThan(0.05);
+    expect(payments.verdicts.landed).toBeGreaterThan(20);
+    expect(payments.verdicts.not_landed).toBeGreaterThan(5);
+    // ... and at most 1 payment call in 1,000 still ends outcomeUnknown.
+    expect(payments.unknown / payments.calls).toBeLessThanOrEqual(0.001);
   },
   BUDGET_MS,
 );

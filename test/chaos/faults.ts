@@ -18,7 +18,7 @@ export function hashSeed(seed: number, key: string): () => number {
   return () => hash32(`${seed}:${key}:${drawn++}`) / 4_294_967_296;
 }
 
-/** A fault for a request, uniformly among {@link FAULTS}. */
-export function pickFault(random: () => number): Fault {
-  return FAULTS[Math.floor(random() * FAULTS.length)] as Fault;
+/** A fault for a request, uniformly among `from` ({@link FAULTS} unless a self-test narrows it). */
+export function pickFault(random: () => number, from: readonly Fault[] = FAULTS): Fault {
+  return from[Math.floor(random() * from.length)] as Fault;
 }

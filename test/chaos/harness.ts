@@ -6,18 +6,20 @@
  *
  * Every call is a function of (seed, index) and is forgotten once it ended: the harness keeps
  * counters, the longest durations and the first few breaches, never a record per call. What the
- * clients say goes to a file, scanned for secrets after the heap was measured.
+ * clients say goes to a file, scanned for secrets after the heap was measured. Payments and refunds
+ * go under idempotency keys: intents.ts counts how they ended, the service side checks what they
+ * returned against the mock's records (keyed.ts).
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeHeapSnapshot } from 'node:v8';
 import { PaymentsClient, PaymentsError, SCOPES } from '../../src/index.js';
-import { invoke, type PlannedCall, planned } from './calls.js';
+import { invoke, keyed, keyOf, type PlannedCall, planned } from './calls.js';
+import { Server } from './channel.js';
 import { collectGarbage } from './gc.js';
+import { IntentTally, type KeyedFiguresClient } from './intents.js';
 import { LagMonitor, Overruns } from './lag.js';
 import { SecretScanner, Transcript } from './secrets.js';
-import type { Fixture, Kind, ServerOptions, ServerSummary, ToClient, ToServer } from './types.js';
+import type { FAULTS, Kind, ServerSummary } from './types.js';
 
 export interface ChaosOptions {
   /** Calls measured. */
@@ -39,8 +41,31 @@ export interface ChaosOptions {
   marginMs?: number;
   /** Heap samples (after GC) taken during the measured calls, for the slope. @default 0 */
   samples?: number;
-  /** The self-test's defect (see {@link ServerOptions.duplicateOrders}). */
+  /** The self-test's defect (`duplicateOrders` of ServerOptions in types.ts). */
   duplicateOrders?: boolean | undefined;
+  /** Payments and refunds with a lost answer: `auto` reconciles, `off` is 0.2.0's. @default 'auto' */
+  reconcile?: 'auto' | 'off';
+  /**
+   * The clients' `settleMs`: above the longest the mock may still process a request after the
+   * client gave up on it: a `slow_request` reaches it up to timeoutMs + 600 ms after the proxy got
+   * it, and the event loops of both processes may each stall about a second on a loaded machine
+   * (docs/reliability.md). @default 5000
+   */
+  settleMs?: number;
+  /**
+   * The `deadlineMs` of one keyed call in five: room for two sends each reconciled (timeoutMs +
+   * settleMs) and a third. @default 15000
+   */
+  keyedDeadlineMs?: number;
+  /** The mix of calls (a self-test's). @default calls.ts's WEIGHTS */
+  weights?: Partial<Record<Kind, number>> | undefined;
+  /** Only these faults (a self-test's). @default every fault */
+  faults?: (typeof FAULTS)[number][] | undefined;
+  /**
+   * A self-test's defect on the client side: an adopted payment is reported as the order's decoy,
+   * as if reconciliation had adopted a payment its key did not make.
+   */
+  plantWrongAdoption?: boolean | undefined;
   /** Writes a heap snapshot after the warm-up and one after the calls there (to find a leak). */
   heapSnapshots?: string | undefined;
   /** Called every 1,000 calls. */
@@ -48,7 +73,12 @@ export interface ChaosOptions {
 }
 
 export interface ChaosResult {
-  options: Required<Omit<ChaosOptions, 'duplicateOrders' | 'onProgress' | 'heapSnapshots'>>;
+  options: Required<
+    Omit<
+      ChaosOptions,
+      'duplicateOrders' | 'onProgress' | 'heapSnapshots' | 'weights' | 'faults' | 'plantWrongAdoption'
+    >
+  >;
   calls: number;
   ok: number;
   failed: number;
@@ -56,6 +86,8 @@ export interface ChaosResult {
   notPaymentsError: number;
   outcomeUnknown: number;
   failedByKind: Record<string, number>;
+  /** The keyed payments and refunds, as the clients saw them (the measured calls). */
+  keyed: KeyedFiguresClient;
   durationMs: number;
   /**
    * Attempts as the clients timed them: from the `request` event to the attempt's end. `explained`:
@@ -87,79 +119,6 @@ export function assertLoopback(url: string): void {
   if (!HOSTS.has(host)) throw new Error(`chaos targets must be loopback addresses, not ${host}`);
 }
 
-/** The server process and a request/answer channel to it. */
-class Server {
-  readonly #child: ChildProcess;
-  readonly #waiting = new Map<number, { resolve: (message: ToClient) => void; reject: (e: Error) => void }>();
-  #exited: Error | undefined;
-  #next = 0;
-  readonly ready: Promise<Extract<ToClient, { t: 'ready' }>>;
-
-  constructor(options: ServerOptions) {
-    this.#child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [JSON.stringify(options)], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.ready = new Promise((resolve, reject) => {
-      // A server that dies fails every question in flight, instead of leaving the run hanging.
-      this.#child.once('exit', (code, signal) => {
-        this.#exited = new Error(`the chaos server exited (${signal ?? code})`);
-        reject(this.#exited);
-        for (const { reject: fail } of this.#waiting.values()) fail(this.#exited);
-        this.#waiting.clear();
-      });
-      this.#child.on('message', (message: ToClient) => {
-        if (message.t === 'ready') resolve(message);
-        else this.#waiting.get(message.id)?.resolve(message);
-      });
-    });
-  }
-
-  send(message: ToServer): void {
-    this.#child.send(message);
-  }
-
-  #ask<T extends ToClient>(message: (id: number) => ToServer): Promise<T> {
-    const id = this.#next++;
-    return new Promise((resolve, reject) => {
-      if (this.#exited) return reject(this.#exited);
-      this.#waiting.set(id, {
-        resolve: (answer) => {
-          this.#waiting.delete(id);
-          resolve(answer as T);
-        },
-        reject,
-      });
-      this.#child.send(message(id));
-    });
-  }
-
-  async prepare(callId: string, kind: Kind): Promise<Fixture | undefined> {
-    const answer = await this.#ask<Extract<ToClient, { t: 'fixture' }>>((id) => ({
-      t: 'prepare',
-      id,
-      callId,
-      kind,
-    }));
-    if (answer.error) throw new Error(`preparing ${callId}: ${answer.error}`);
-    return answer.fixture;
-  }
-
-  /** Resolves once the server has handled every message sent before. */
-  async sync(): Promise<void> {
-    await this.#ask((id) => ({ t: 'sync', id }));
-  }
-
-  async collect(reset: boolean): Promise<ServerSummary> {
-    return (await this.#ask<Extract<ToClient, { t: 'summary' }>>((id) => ({ t: 'collect', id, reset })))
-      .summary;
-  }
-
-  close(): void {
-    if (this.#child.connected) this.#child.disconnect();
-  }
-}
-
 /** Runs a warm-up, then the measured calls, and checks every promise. */
 export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
   const options = {
@@ -169,7 +128,15 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     deadlineMs: 2_500,
     marginMs: 250,
     samples: 0,
+    reconcile: 'auto' as const,
+    settleMs: 5_000,
+    keyedDeadlineMs: 15_000,
     ...input,
+  };
+  const plan = {
+    deadlineMs: options.deadlineMs,
+    keyedDeadlineMs: options.keyedDeadlineMs,
+    weights: input.weights,
   };
   const broken: string[] = [];
   const breach = (line: string) => {
@@ -187,6 +154,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     timeoutMs: options.timeoutMs,
     marginMs: options.marginMs,
     duplicateOrders: input.duplicateOrders,
+    faults: input.faults,
   });
   const transcript = new Transcript();
   const stops: (() => void)[] = [];
@@ -202,6 +170,8 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       timeoutMs: options.timeoutMs,
       logger: transcript.logger,
       logLevel: 'debug' as const,
+      reconcile: options.reconcile,
+      settleMs: options.settleMs,
     };
     const clients = {
       undici: new PaymentsClient(common),
@@ -220,6 +190,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       deadlineCalls: 0,
       deadlineMaxMs: 0,
     };
+    const tally = new IntentTally();
     const lag = new LagMonitor();
     lag.start();
     const attemptOverruns = new Overruns(options.marginMs, lag);
@@ -232,6 +203,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     // Attempts in flight, by client and the SDK's call id: at most `concurrency` entries.
     for (const [name, client] of Object.entries(clients)) {
       transcript.listen(client);
+      tally.listen(client);
       const started = new Map<string, number>();
       const ended = (callId: string, path: string) => {
         const t0 = started.get(callId);
@@ -257,12 +229,24 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       let done = 0;
       const worker = async () => {
         for (let i = next++; i < total; i = next++) {
-          const call: PlannedCall = planned(options.seed, prefix, i, options.deadlineMs);
+          const call: PlannedCall = planned(options.seed, prefix, i, plan);
           const fixture = await server.prepare(call.callId, call.kind);
           const t0 = performance.now();
+          const kind = call.kind === 'payments.create' ? 'payment' : 'refund';
           try {
-            await invoke(clients[call.transport], call, fixture, ready.locationId, options.timeoutMs);
+            const id = await invoke(
+              clients[call.transport],
+              call,
+              fixture,
+              ready.locationId,
+              options.timeoutMs,
+            );
             c.ok++;
+            if (keyed(call.kind) && id !== undefined) {
+              const adopted = tally.end(kind, keyOf(call.callId), 'ok');
+              const planted = adopted && input.plantWrongAdoption ? fixture?.decoyId : undefined;
+              server.send({ t: 'created', callId: call.callId, kind: call.kind, id: planted ?? id, adopted });
+            }
           } catch (error) {
             c.failed++;
             c.failedByKind[call.kind] = (c.failedByKind[call.kind] ?? 0) + 1;
@@ -271,6 +255,10 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
               c.notPaymentsError++;
               breach(`${call.callId} ${call.kind}: threw a non-PaymentsError: ${String(error)}`);
             } else if (e.outcomeUnknown) c.outcomeUnknown++;
+            if (keyed(call.kind)) {
+              const message = error instanceof Error ? error.message : String(error);
+              tally.end(kind, keyOf(call.callId), e.outcomeUnknown ? 'unknown' : 'known', message);
+            }
             transcript.error(error);
             server.send({
               t: 'failure',
@@ -318,6 +306,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       if (key !== 'failedByKind') c[key] = 0;
     }
     c.failedByKind = {};
+    tally.reset();
 
     const baselineBytes = await settledHeap();
     if (input.heapSnapshots) writeHeapSnapshot(join(input.heapSnapshots, 'before.heapsnapshot'));
@@ -380,6 +369,9 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
         deadlineMs: options.deadlineMs,
         marginMs: options.marginMs,
         samples: options.samples,
+        reconcile: options.reconcile,
+        settleMs: options.settleMs,
+        keyedDeadlineMs: options.keyedDeadlineMs,
       },
       calls: options.calls,
       ok: c.ok,
@@ -387,6 +379,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       notPaymentsError: c.notPaymentsError,
       outcomeUnknown: c.outcomeUnknown,
       failedByKind: c.failedByKind,
+      keyed: tally.figures,
       durationMs,
       attempts: {
         count: c.attempts,

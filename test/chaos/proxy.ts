@@ -6,9 +6,18 @@
  * It keeps counters, not records: per fault, and how long the client kept an abandoned request open
  * (the longest, and the first few held beyond the limit), so a long soak does not grow it.
  */
-import { Agent, request as httpRequest, STATUS_CODES } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { hashSeed, pickFault } from './faults.js';
+import {
+  htmlError,
+  jsonError,
+  type ParsedRequest,
+  parseRequest,
+  serialize,
+  type UpstreamResponse,
+  write,
+} from './http1.js';
 import type { Overruns } from './lag.js';
 import { FAULTS, type Fault, type ProxyFigures } from './types.js';
 
@@ -22,6 +31,8 @@ export interface ChaosProxyOptions {
   timeoutMs: number;
   /** Where overruns are noted (and judged against the proxy's own event-loop stalls). */
   overruns: Overruns;
+  /** Only these faults are played. @default every fault */
+  faults?: readonly Fault[] | undefined;
 }
 
 export interface ChaosProxy {
@@ -58,20 +69,14 @@ function emptyFigures(): ProxyFigures {
   };
 }
 
-interface ParsedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-interface UpstreamResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+/**
+ * How long past the attempt's timeout a `slow_request` reaches the mock: the longest the service
+ * may still process a request after the client gave up on it is the timeout plus the maximum (and
+ * the proxy's stalls), which the clients' `settleMs` must exceed (docs/reliability.md).
+ */
+export const SLOW_REQUEST_MIN_MS = 100;
+export const SLOW_REQUEST_SPREAD_MS = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts the proxy on an ephemeral loopback port. */
@@ -135,7 +140,7 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
     const attempt = (attemptsOf.get(callId) ?? 0) + 1;
     attemptsOf.set(callId, attempt);
     const random = hashSeed(options.seed, `${callId}#${attempt}`);
-    const fault: Fault = random() < options.faultRate ? pickFault(random) : 'none';
+    const fault: Fault = random() < options.faultRate ? pickFault(random, options.faults) : 'none';
     figures.requests++;
     if (fault !== 'none') {
       figures.faulted++;
@@ -236,6 +241,13 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
         write(socket, status === 503 ? jsonError(503, 'service_unavailable', '0') : htmlError(status));
         return;
       }
+      case 'slow_request': {
+        // Held on its way in past the client's timeout, then processed all the same (a queue in a
+        // load balancer): the service commits after the client gave up on the attempt.
+        await sleep(options.timeoutMs + SLOW_REQUEST_MIN_MS + random() * SLOW_REQUEST_SPREAD_MS);
+        write(socket, await forward(req));
+        return;
+      }
       default:
         break;
     }
@@ -306,46 +318,4 @@ export async function startChaosProxy(options: ChaosProxyOptions): Promise<Chaos
       if (listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function serialize(res: UpstreamResponse): Buffer {
-  let head = `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? 'Unknown'}\r\n`;
-  for (const [name, value] of Object.entries(res.headers)) head += `${name}: ${value}\r\n`;
-  head += `content-length: ${res.body.length}\r\nconnection: keep-alive\r\n\r\n`;
-  return Buffer.concat([Buffer.from(head, 'latin1'), res.body]);
-}
-
-function write(socket: Socket, res: UpstreamResponse): void {
-  if (!socket.destroyed) socket.write(serialize(res));
-}
-
-function jsonError(status: number, code: string, retryAfter: string): UpstreamResponse {
-  const body = Buffer.from(
-    JSON.stringify({ error: code, message: `chaos ${status}`, request_id: `req_chaos_${status}` }),
-  );
-  return { status, headers: { 'content-type': 'application/json', 'retry-after': retryAfter }, body };
-}
-
-function htmlError(status: number): UpstreamResponse {
-  const body = Buffer.from(
-    `<html><body><h1>${status} ${STATUS_CODES[status]}</h1><p>edge proxy</p></body></html>`,
-  );
-  return { status, headers: { 'content-type': 'text/html' }, body };
-}
-
-/** One complete request at the start of `buffer` (requests carry a Content-Length or no body). */
-function parseRequest(buffer: Buffer): { request: ParsedRequest; consumed: number } | undefined {
-  const end = buffer.indexOf('\r\n\r\n');
-  if (end === -1) return undefined;
-  const lines = buffer.subarray(0, end).toString('latin1').split('\r\n');
-  const [method = 'GET', path = '/'] = (lines[0] ?? '').split(' ');
-  const headers: Record<string, string> = {};
-  for (const line of lines.slice(1)) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  const length = Number(headers['content-length'] ?? 0);
-  if (buffer.length < end + 4 + length) return undefined;
-  const body = buffer.subarray(end + 4, end + 4 + length);
-  return { request: { method, path, headers, body }, consumed: end + 4 + length };
 }

@@ -1,5 +1,6 @@
 /** The chaos run's figures as text: the soak's report and the test's log line. */
 import type { ChaosResult } from './harness.js';
+import type { KeyedTally } from './intents.js';
 
 const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(2)} MB`;
 
@@ -18,6 +19,19 @@ export function slopePer1k(samples: [number, number][]): number | undefined {
   return den === 0 ? undefined : (num / den) * 1000;
 }
 
+const share = (n: number, of: number) => `${n}/${of} = ${of === 0 ? 0 : ((n / of) * 100).toFixed(2)}%`;
+
+/** One line per kind of keyed call: how they ended, and the figure `reconcile: 'off'` would give. */
+function keyedLine(name: string, t: KeyedTally, mode: string): string {
+  const v = t.verdicts;
+  const off =
+    mode === 'off'
+      ? ''
+      : `; ${t.reconciled} met an ambiguous failure, which reconcile 'off' leaves outcomeUnknown (${share(t.reconciled, t.calls)}); verdicts: ${v.landed} landed, ${v.not_landed} not landed, ${v.unknown} unknown`;
+  const examples = t.unknownExamples.map((line) => `\n  outcomeUnknown: ${line}`).join('');
+  return `keyed ${name}: ${t.calls} calls, ${t.ok} returned it (${t.adopted} adopted after a lost answer), ${t.failedKnown} failed with a known outcome, ${t.unknown} outcomeUnknown (${share(t.unknown, t.calls)})${off}${examples}`;
+}
+
 export function describe(r: ChaosResult): string {
   const o = r.options;
   const p = r.server.proxy;
@@ -26,16 +40,19 @@ export function describe(r: ChaosResult): string {
     .join(', ');
   const slope = slopePer1k(r.heap.samples);
   return [
-    `seed ${o.seed}, concurrency ${o.concurrency}, fault rate ${o.faultRate}, timeoutMs ${o.timeoutMs}, deadlineMs ${o.deadlineMs} on 1 call in 5, margin ${o.marginMs} ms, warm-up ${o.warmup} calls`,
+    `seed ${o.seed}, concurrency ${o.concurrency}, fault rate ${o.faultRate}, timeoutMs ${o.timeoutMs}, deadlineMs ${o.deadlineMs} on 1 call in 5 (${o.keyedDeadlineMs} for keyed payments and refunds), margin ${o.marginMs} ms, warm-up ${o.warmup} calls, reconcile '${o.reconcile}', settleMs ${o.settleMs}`,
     `${r.calls} calls in ${(r.durationMs / 1000).toFixed(1)} s (${Math.round((r.calls / r.durationMs) * 1000)}/s): ${r.ok} succeeded, ${r.failed} failed, all with a PaymentsError: ${r.notPaymentsError === 0 ? 'yes' : `no (${r.notPaymentsError} not)`}; ${r.outcomeUnknown} flagged outcomeUnknown`,
     `failures by kind: ${Object.entries(r.failedByKind)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}`,
+    keyedLine('payments', r.keyed.payments, o.reconcile),
+    keyedLine('refunds', r.keyed.refunds, o.reconcile),
+    `keyed results checked against the mock's records (warm-up included): ${r.server.keyed.results} (${r.server.keyed.adopted} adopted), ${r.server.keyed.wrong} not its own key's; most payments of one key ${r.server.keyed.maxPaymentsPerKey}, most refunds of one key ${r.server.keyed.maxRefundsPerKey}`,
     `${p.requests} requests through the proxy, ${p.forwarded} reached the mock, ${p.faulted} faulted: ${faults}`,
     `mock created for the calls: ${r.server.created.orders} orders, ${r.server.created.payments} payments, ${r.server.created.refunds} refunds, ${r.server.created.voids} voids`,
     `attempts (client clock): ${r.attempts.count}, longest ${r.attempts.maxMs} ms against a ${o.timeoutMs} ms timeout; past timeout + ${o.marginMs} ms: ${r.attempts.explained} within the event loop's stalls at the time, ${r.attempts.over} beyond them${r.attempts.over > 0 ? ` (largest overrun net of stalls ${r.attempts.maxUnexplainedMs} ms)` : ''}`,
     `abandoned requests (proxy clock): ${p.abandoned}, held open at most ${p.heldMaxMs} ms; past timeout + ${o.marginMs} ms: ${p.heldOverExplained} within the proxy's stalls at the time, ${p.heldOver} beyond them`,
-    `calls with a deadline: ${r.deadlines.calls}, longest ${r.deadlines.maxMs} ms against ${o.deadlineMs} ms; past deadline + ${o.marginMs} ms: ${r.deadlines.explained} within stalls, ${r.deadlines.over} beyond them`,
+    `calls with a deadline: ${r.deadlines.calls}, longest ${r.deadlines.maxMs} ms against ${o.deadlineMs} ms (${o.keyedDeadlineMs} ms keyed); past deadline + ${o.marginMs} ms: ${r.deadlines.explained} within stalls, ${r.deadlines.over} beyond them`,
     `event loop: longest stall ${r.clientLoopDelayMaxMs} ms (clients), ${r.server.loopDelayMaxMs} ms (mock and proxy)`,
     `unhandled rejections: ${r.unhandled}`,
     `secrets: ${r.transcript.secretsScanned} known, searched in ${r.transcript.lines} lines of logs (debug), events, errors and inspect output: ${Object.keys(r.transcript.found).length === 0 ? 'none found' : JSON.stringify(r.transcript.found)}; planted secrets found (positive control): ${r.transcript.controlFound ? 'yes' : 'NO'}`,

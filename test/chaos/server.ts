@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentsClient, SCOPES } from '../../src/index.js';
 import { createMockService, type LoopbackServer, serveFetch } from '../../src/testing/index.js';
+import { KeyedLedger } from './keyed.js';
 import { LagMonitor, Overruns } from './lag.js';
 import { startChaosProxy } from './proxy.js';
 import type { Fixture, Kind, ServerOptions, ServerSummary, ToClient, ToServer } from './types.js';
@@ -43,8 +44,6 @@ mock.seedLocations(partner.partnerId, 25);
 const createdBy = new Map<string, Set<string>>();
 // Orders by Idempotency-Key: one at most.
 const ordersByKey = new Map<string, Set<string>>();
-// The order or payment each payments.create / refunds.create call acted on (its fixture).
-const fixtureOf = new Map<string, { kind: Kind; fixture: Fixture }>();
 const created = { orders: 0, payments: 0, refunds: 0, voids: 0 };
 const secrets = new Map<string, string>([[mock.credentials.clientSecret, 'the client secret']]);
 const broken = new Set<string>();
@@ -55,6 +54,7 @@ function note(callId: string, kind: EffectKind, id: string, key: string | null):
     return;
   }
   created[`${kind}s`]++;
+  if (kind !== 'order') ledger.noteCreated(callId, kind, id);
   const ids = createdBy.get(callId) ?? new Set<string>();
   createdBy.set(callId, ids.add(`${kind}:${id}`));
   if (kind === 'order' && key) ordersByKey.set(key, (ordersByKey.get(key) ?? new Set()).add(id));
@@ -100,21 +100,26 @@ const setup = new PaymentsClient({
   scopes: [...SCOPES],
   fetch: (url, init) => mock.fetch(new Request(url, init)),
 });
+// Payments and refunds under keys: who created what, and the fixtures of keyed payments.
+const ledger = new KeyedLedger({
+  order: async (total) =>
+    (await setup.orders.create({ location_id: locationId, total_cents: total })).order_id,
+  payment: async (orderId, amount) =>
+    (await setup.payments.create(orderId, { method: 'card', amount_cents: amount })).payment_id,
+});
 
 async function prepare(callId: string, kind: Kind): Promise<Fixture | undefined> {
   if (kind === 'orders.create' || kind === 'orders.create.checkout' || kind === 'locations.list')
     return undefined;
+  if (kind === 'payments.create') return ledger.paymentFixture(callId);
   const order = await setup.orders.create({ location_id: locationId, total_cents: 10_000 });
-  let fixture: Fixture = { orderId: order.order_id, paymentId: '' };
-  if (kind !== 'payments.create') {
-    const payment = await setup.payments.create(order.order_id, { method: 'card', amount_cents: 10_000 });
-    if (kind === 'refunds.create') {
-      mock.processor.approve(payment.payment_id);
-      mock.processor.settle(payment.payment_id);
-    }
-    fixture = { orderId: order.order_id, paymentId: payment.payment_id };
+  const payment = await setup.payments.create(order.order_id, { method: 'card', amount_cents: 10_000 });
+  if (kind === 'refunds.create') {
+    mock.processor.approve(payment.payment_id);
+    mock.processor.settle(payment.payment_id);
   }
-  if (kind === 'payments.create' || kind === 'refunds.create') fixtureOf.set(callId, { kind, fixture });
+  const fixture: Fixture = { orderId: order.order_id, paymentId: payment.payment_id };
+  if (kind === 'refunds.create') ledger.refundFixture(callId, fixture);
   return fixture;
 }
 
@@ -152,22 +157,14 @@ function summarise(reset: boolean): ServerSummary {
       if (n > 1) broken.add(`${callId}: ${n} ${kind}s created`);
     }
   }
-  // The mock's own state: the order of each payments.create call holds one payment at most, the
-  // payment of each refunds.create call one refund at most (its fixture payment is the only one).
-  const state = mock.snapshot();
-  const paymentsOf = new Map(state.orders.map((o) => [o.order_id, o.payment_ids.length]));
-  const refundsOf = new Map<string, number>();
-  for (const r of state.refunds) refundsOf.set(r.payment_id, (refundsOf.get(r.payment_id) ?? 0) + 1);
-  for (const [callId, { kind, fixture }] of fixtureOf) {
-    if (kind === 'payments.create' && (paymentsOf.get(fixture.orderId) ?? 0) > 1)
-      broken.add(`${callId}: the mock's order holds ${paymentsOf.get(fixture.orderId)} payments`);
-    if (kind === 'refunds.create' && (refundsOf.get(fixture.paymentId) ?? 0) > 1)
-      broken.add(`${callId}: the mock's payment holds ${refundsOf.get(fixture.paymentId)} refunds`);
-  }
+  // The mock's own state: one payment per key (of its amount, on its order), one refund per key
+  // (of its payment); and each result a client returned is its own call's.
+  const keyed = ledger.judge(mock.snapshot(), broken);
   const summary: ServerSummary = {
     proxy: proxy.figures(reset),
     created: { ...created },
     broken: [...broken],
+    keyed,
     secrets: [...secrets],
     loopDelayMaxMs: Math.round(lag.max),
     heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1_048_576),
@@ -189,6 +186,7 @@ const proxy = await startChaosProxy({
   faultRate: options.faultRate,
   timeoutMs: options.timeoutMs,
   overruns: new Overruns(options.marginMs, lag),
+  faults: options.faults,
 });
 
 process.on('message', (message: ToServer) => {
@@ -201,6 +199,9 @@ process.on('message', (message: ToServer) => {
       return;
     case 'failure':
       failures.push(message);
+      return;
+    case 'created':
+      ledger.noteResult(message);
       return;
     case 'sync':
       send({ t: 'synced', id: message.id });

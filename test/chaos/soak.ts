@@ -1,5 +1,6 @@
 /**
  * The chaos run, longer: npm run soak -- --calls 20000 [--concurrency 32] [--seed 10] [--warmup 2000]
+ * [--reconcile auto|off] [--settle 5000]
  * Prints the report; exits 1 when a promise was broken or the clients' heap grew by 5 MB or more.
  */
 import { loadavg } from 'node:os';
@@ -17,6 +18,10 @@ const calls = arg('calls', 20_000);
 const concurrency = arg('concurrency', 32);
 const seed = arg('seed', 10);
 const warmup = arg('warmup', 2_000);
+const settleMs = arg('settle', 5_000);
+const at = args.indexOf('--reconcile');
+const reconcile = at === -1 ? 'auto' : args[at + 1];
+if (reconcile !== 'auto' && reconcile !== 'off') throw new Error("--reconcile takes 'auto' or 'off'");
 const LIMIT = 5 * 1_048_576;
 
 const load = () =>
@@ -25,7 +30,7 @@ const load = () =>
     .join(' ');
 const started = new Date();
 console.log(
-  `npm run soak -- --calls ${calls} --concurrency ${concurrency} --seed ${seed} --warmup ${warmup}`,
+  `npm run soak -- --calls ${calls} --concurrency ${concurrency} --seed ${seed} --warmup ${warmup} --reconcile ${reconcile} --settle ${settleMs}`,
 );
 console.log(`started ${started.toISOString()}, node ${process.version}, load average ${load()}`);
 const result = await runChaos({
@@ -33,6 +38,8 @@ const result = await runChaos({
   concurrency,
   seed,
   warmup,
+  reconcile,
+  settleMs,
   samples: 10,
   heapSnapshots: process.env.CHAOS_HEAP_SNAPSHOTS,
   onProgress: (done) => {

@@ -11,6 +11,7 @@ export const FAULTS = [
   'status_503',
   'status_429',
   'truncated_json',
+  'slow_request',
 ] as const;
 export type Fault = (typeof FAULTS)[number] | 'none';
 
@@ -30,6 +31,10 @@ export type Kind = (typeof KINDS)[number];
 export interface Fixture {
   orderId: string;
   paymentId: string;
+  /** A keyed payment's amount: the keys sharing an order each charge their own. */
+  amountCents?: number | undefined;
+  /** The payment on a keyed payment's order that no key created (never to be adopted). */
+  decoyId?: string | undefined;
 }
 
 /** How the server process starts (argv[2], as JSON). */
@@ -45,6 +50,8 @@ export interface ServerOptions {
    * the mock twice, the second time under another key, as if the key had been ignored.
    */
   duplicateOrders?: boolean | undefined;
+  /** Only these faults are played (the self-tests'). @default every fault of {@link FAULTS} */
+  faults?: (typeof FAULTS)[number][] | undefined;
 }
 
 /** What the proxy saw, as counters: nothing per request is kept beyond the first few breaches. */
@@ -71,12 +78,27 @@ export interface ServerSummary {
   created: { orders: number; payments: number; refunds: number; voids: number };
   /** Every broken promise the server can see by itself or by joining the client's failures. */
   broken: string[];
+  /** The keyed payments and refunds the clients returned, checked against the mock's records. */
+  keyed: KeyedFigures;
   /** Every secret the mock minted or holds, with a name for it (the client secret, tokens, URLs). */
   secrets: [string, string][];
   /** The longest the server's event loop was blocked during the run. */
   loopDelayMaxMs: number;
   /** Heap of the server process (the mock's state grows with every order: not the SDK's). */
   heapUsedMB: number;
+}
+
+/** What the server found of the keyed payments and refunds (warm-up included). */
+export interface KeyedFigures {
+  /** Results the clients returned and the server matched to the call that created them. */
+  results: number;
+  /** Of which adopted by reconciliation (the answer was lost). */
+  adopted: number;
+  /** Results another call, or no call, created (must be 0). */
+  wrong: number;
+  /** The most payments, and refunds, one key has in the mock's state. */
+  maxPaymentsPerKey: number;
+  maxRefundsPerKey: number;
 }
 
 /** Client -> server. */
@@ -89,6 +111,7 @@ export type ToServer =
       outcomeUnknown: boolean;
       idempotencyKey: string | undefined;
     }
+  | { t: 'created'; callId: string; kind: Kind; id: string; adopted: boolean }
   | { t: 'collect'; id: number; reset: boolean }
   | { t: 'sync'; id: number };
 

@@ -53,10 +53,10 @@ export interface CrashRunOptions {
   intents: StoreKind;
   orders: number;
   /**
-   * Mid-run: once `killAfter` payment POSTs of the fleet reached the mock, the victim is killed at its
-   * next one (which the mock then commits).
+   * Mid-run: the victim is killed at its first payment POST after `victim` of its own, once the fleet
+   * has sent `fleet` (the mock then commits that payment).
    */
-  killAfter: number;
+  killAfter: { fleet: number; victim: number };
 }
 
 export interface CrashRun {
@@ -131,7 +131,8 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
     if (request.method !== 'POST' || !path.endsWith('/payments')) return;
     const orderId = path.split('/').at(-2)!;
     posts++;
-    if (owner.get(orderId) === VICTIM && !kill && ++victimPosts && posts >= run.killAfter) {
+    const mine = owner.get(orderId) === VICTIM && !kill && ++victimPosts > run.killAfter.victim;
+    if (mine && posts >= run.killAfter.fleet) {
       const landedBefore = share(VICTIM).filter((c) => paymentsByOrder(suite).has(c.orderId)).length;
       kill = { victimPosts, allPosts: posts, landedBefore };
       await fleet.kill(VICTIM); // dead before the mock commits this payment: its answer reaches no one

@@ -22,7 +22,11 @@ afterAll(() => pool?.end());
 
 describe('a crash mid-run on PostgreSQL (3 processes)', () => {
   it('charges each of 300 orders exactly once through lost answers, a SIGKILL, a rerun with the same keys and recover()', async () => {
-    const run = await crashRun(suite, { intents: 'postgres', orders: 300, killAfter: 100 });
+    const run = await crashRun(suite, {
+      intents: 'postgres',
+      orders: 300,
+      killAfter: { fleet: 100, victim: 20 },
+    });
     const found = audit(suite, run.charges);
     console.info(`crash recovery on PostgreSQL:\n  ${figures(run, found)}`);
     const store = postgresStores(pool).intentStore;

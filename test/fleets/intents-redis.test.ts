@@ -22,14 +22,18 @@ afterAll(() => redis?.disconnect());
 
 describe('a crash mid-run on Redis (3 processes, node-redis and ioredis)', () => {
   it('charges each of 300 orders exactly once through lost answers, a SIGKILL, a rerun with the same keys and recover()', async () => {
-    const run = await crashRun(suite, { intents: 'redis', orders: 300, killAfter: 100 });
+    const run = await crashRun(suite, {
+      intents: 'redis',
+      orders: 300,
+      killAfter: { fleet: 100, victim: 20 },
+    });
     const found = audit(suite, run.charges);
     console.info(`crash recovery on Redis:\n  ${figures(run, found)}`);
     await expectExactlyOnce(run, found, redisStores(redis).intentStore);
   });
 
   it('control: with a memory intent store per process, the same run charges orders twice (the audit catches it)', async () => {
-    const run = await crashRun(suite, { intents: 'memory', orders: 60, killAfter: 20 });
+    const run = await crashRun(suite, { intents: 'memory', orders: 60, killAfter: { fleet: 20, victim: 4 } });
     const found = audit(suite, run.charges);
     console.info(`control, memory store per process:\n  ${figures(run, found)}`);
     // The fresh process remembers nothing of its predecessor (its orders paid before the kill are

@@ -7,7 +7,7 @@ import type { FleetSuite } from './suite.js';
  * How long the door holds each payment POST before the mock sees it: the other processes' calls for
  * the key begin meanwhile (the race), which `startedAt < heldUntil` then proves for each call.
  */
-const HOLD_MS = 500;
+const HOLD_MS = 1_000;
 
 export interface KeyRace {
   orderIds: string[];

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type IntentRecord,
   MemoryIntentStore,
+  type Middleware,
   PaymentsClient,
   type ReconcileEvent,
   SCOPES,
@@ -33,9 +34,16 @@ const paymentsOf = (orderId: string) =>
     .payments.filter((p) => p.order_id === orderId)
     .map((p) => p.payment_id);
 
+/** While set, every GET fails before it is sent (an outage the reads cannot outlast). */
+let outage = false;
+const outageMiddleware: Middleware = (call, next) =>
+  outage && call.method === 'GET' ? Promise.reject(new Error('the service is unreachable')) : next();
+
 async function setup() {
+  outage = false;
   const intentStore = new MemoryIntentStore();
   const client = new PaymentsClient({
+    middleware: [outageMiddleware],
     ...mock.credentials,
     baseUrl: server.url,
     authUrl: server.url,
@@ -57,11 +65,16 @@ describe('reconciliation that cannot read the order', () => {
     const events: ReconcileEvent[] = [];
     client.on('reconcile', (e) => events.push(e));
     mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', network: true });
+    // An outage longer than the call's deadline: every read of the order fails (a 503 for the first,
+    // then a middleware failing every read until the outage ends).
     mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503 });
-    const error = await client.payments.create(orderId, PAYMENT, { idempotencyKey: 'unread' }).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    outage = true;
+    const error = await client.payments
+      .create(orderId, PAYMENT, { idempotencyKey: 'unread', deadlineMs: 500 })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(paymentsOf(orderId)).toHaveLength(1); // it was charged
     expect(error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'unread' });
     expect(events.map((e) => e.outcome)).toEqual(['unknown']);
@@ -70,6 +83,7 @@ describe('reconciliation that cannot read the order', () => {
     // Released: recover() (which skips keys a live call holds) sees it at once.
     expect((await intentStore.unfinished(0)).map((r) => r.key)).toEqual(['unread']);
 
+    outage = false; // the service answers again: a rerun with the key finds the payment
     const payment = await client.payments.create(orderId, PAYMENT, { idempotencyKey: 'unread' });
     expect(paymentsOf(orderId)).toEqual([payment.payment_id]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RefundEventResource } from '../../src/schemas/events.js';
+import { RefundEventResource } from '../../src/schemas/zod/events.js';
 import { newPayment, paymentPath, read, settledPayment, useMock } from './helpers.js';
 
 const h = useMock();

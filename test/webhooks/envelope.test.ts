@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EVENT_KINDS, WebhookEventEnvelope } from '../../src/schemas/events.js';
+import { EVENT_KINDS } from '../../src/schemas/events.js';
+import { WebhookEventEnvelope } from '../../src/schemas/zod/events.js';
 import { checkEnvelope } from '../../src/webhooks/envelope.js';
 
 const uuidArb = fc.uuid();

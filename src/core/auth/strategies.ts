@@ -2,8 +2,8 @@
  * Auth strategies. The core calls one hook per attempt (`token()`) and reports a 401 through
  * another (`unauthorized()`); it never sees the client secret, and a strategy never sees a request.
  */
-import * as z from 'zod';
 import type { SecretRegistry } from '../../internal/redact.js';
+import { TokenResponse } from '../../schemas/oauth.js';
 import type { CoreSpec } from '../call/types.js';
 import { APIUserAbortError, CallError } from '../errors/api-errors.js';
 import { explainCredentials } from '../errors/hints.js';
@@ -26,13 +26,7 @@ export interface AuthStrategy {
 /** 401 codes a new token can cure; `client_revoked` and the scope errors cannot. */
 export const REFRESHABLE = new Set(['token_expired', 'invalid_token']);
 
-/** The token endpoint's answer (spec 5.3), read leniently. */
-export const TokenResponse = z.looseObject({
-  access_token: z.string().min(1),
-  expires_in: z.number().positive().optional(),
-  token_type: z.string().optional(),
-});
-export type TokenResponse = z.infer<typeof TokenResponse>;
+export { TokenResponse };
 
 /** Mints a token: the core's POST to `{authUrl}/oauth2/token`, retried like a read. */
 export type MintFn = () => Promise<TokenResponse>;

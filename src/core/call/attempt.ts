@@ -11,7 +11,7 @@ import {
   type CallError,
 } from '../errors/api-errors.js';
 import type { AttemptFailure } from '../limits/retry.js';
-import type { EventSink } from '../observe/events.js';
+import type { EventSink, RequestEvent } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
 import { classifyFailure, type TransportResponse } from '../transport/transport.js';
 import type { ResponseMeta } from './api-promise.js';
@@ -36,8 +36,13 @@ export function announceAttempt(ctx: AttemptContext, spec: RequestSpec, state: C
   const { events, log } = ctx;
   const { method, path } = spec;
   const attempt = state.attempts;
-  if (events?.wants('request')) events.emit('request', { callId: state.callId, method, path, attempt });
-  log?.('debug', `${method} ${path} (attempt ${attempt})`);
+  if (events?.wants('request')) {
+    const event: RequestEvent = { callId: state.callId, method, path, route: state.route, attempt };
+    if (state.rateLimitWaitMs > 0) event.rateLimitWaitMs = state.rateLimitWaitMs;
+    events.emit('request', event);
+  }
+  state.rateLimitWaitMs = 0;
+  log?.('debug', `${method} ${path} (attempt ${attempt})`, state.logFields);
   return Date.now();
 }
 
@@ -87,9 +92,18 @@ export function readAttempt<S extends z.ZodType>(
     if (events?.wants('response')) {
       const durationMs = Date.now() - started;
       const attempt = state.attempts;
-      events.emit('response', { callId: state.callId, method, path, status, attempt, durationMs, requestId });
+      events.emit('response', {
+        callId: state.callId,
+        method,
+        path,
+        route: state.route,
+        status,
+        attempt,
+        durationMs,
+        requestId,
+      });
     }
-    log?.('debug', `${method} ${path} -> ${status} (${Date.now() - started} ms)`);
+    log?.('debug', `${method} ${path} -> ${status} (${Date.now() - started} ms)`, state.logFields);
     if (parsed.ok) {
       if (meta) {
         meta.status = status;
@@ -106,11 +120,21 @@ export function readAttempt<S extends z.ZodType>(
   if (events?.wants('response')) {
     const { requestId } = error;
     const attempt = state.attempts;
-    events.emit('response', { callId: state.callId, method, path, status, attempt, durationMs, requestId });
+    events.emit('response', {
+      callId: state.callId,
+      method,
+      path,
+      route: state.route,
+      status,
+      attempt,
+      durationMs,
+      requestId,
+    });
   }
   log?.(
     'debug',
     `${method} ${path} -> ${status} (${durationMs} ms, request_id ${error.requestId ?? 'none'})`,
+    state.logFields,
   );
   return { ok: false, error, failure: { kind: 'status', status, retryAfterMs: error.retryAfterMs } };
 }

@@ -23,6 +23,10 @@ export class CallState implements Call {
   retries: CallRetry[] = NO_RETRIES;
   /** The last response's status. */
   status: number | undefined = undefined;
+  /** How long the next attempt waited for the client's rate limit (0 when it did not). */
+  rateLimitWaitMs = 0;
+  /** The trace and span ids of the call's span, for its log lines (set by the tracing middleware). */
+  logFields: { trace_id: string; span_id: string } | undefined = undefined;
   readonly startedAt = Date.now();
   readonly #seq = ++counter;
   #callId: string | undefined = undefined;
@@ -94,6 +98,7 @@ export function endEvent(state: CallState, ok: boolean, error: unknown): EndEven
   if (status !== undefined) e.status = status;
   if (typeof fields.code === 'string') e.code = fields.code;
   if (fields.outcomeUnknown === true) e.outcomeUnknown = true;
+  if (!ok) e.errorType = error instanceof Error ? error.name : 'Error';
   return e;
 }
 

@@ -161,7 +161,11 @@ export class HttpCore {
           token = auth.current?.() ?? (await waitForToken(auth, signal, spec, deadlineAt, deadlineMs));
           headers.authorization = `Bearer ${token}`;
           const slot = cfg.limiter?.acquire(signal, deadlineAt);
-          if (slot) await slot;
+          if (slot) {
+            const waitFrom = Date.now();
+            await slot;
+            state.rateLimitWaitMs = Date.now() - waitFrom;
+          }
         }
         const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
         if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
@@ -199,7 +203,11 @@ export class HttpCore {
           const code = (error as APIError).code;
           if (auth.unauthorized(token, code) && !replayed) {
             replayed = true;
-            cfg.log?.('info', `${spec.method} ${spec.path}: token rejected (${code}); replaying once`);
+            cfg.log?.(
+              'info',
+              `${spec.method} ${spec.path}: token rejected (${code}); replaying once`,
+              state.logFields,
+            );
             continue;
           }
         }
@@ -221,12 +229,19 @@ export class HttpCore {
           status === undefined ? { ...retry, at: Date.now() } : { ...retry, status, at: Date.now() },
         );
         if (ctx.events?.wants('retry')) {
-          const base = { callId: state.callId, method: spec.method, path: spec.path, ...retry };
+          const base = {
+            callId: state.callId,
+            method: spec.method,
+            path: spec.path,
+            route: state.route,
+            ...retry,
+          };
           ctx.events.emit('retry', status === undefined ? base : { ...base, status });
         }
         cfg.log?.(
           'warn',
           `${spec.method} ${spec.path} failed (${error.message}); retrying in ${next.delayMs} ms`,
+          state.logFields,
         );
         await sleep(next.delayMs, signal);
         retriesDone++;
@@ -249,7 +264,7 @@ export class HttpCore {
         secrets: cfg.secrets,
       });
       final.callId = state.callId;
-      if (final.outcomeUnknown) cfg.log?.('warn', final.message);
+      if (final.outcomeUnknown) cfg.log?.('warn', final.message, state.logFields);
       throw final;
     }
   }

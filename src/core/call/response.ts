@@ -1,5 +1,6 @@
-// Reading a response: a 2xx body parsed as JSON and checked against the lenient schema (else an
-// InvalidResponseError), and the typed APIError of a non-2xx response.
+// Reading a response: a 2xx body parsed as JSON and checked against the lenient schema (the SDK's
+// compiled check, or the zod schema given to `client.request()`), else an InvalidResponseError; and the
+// typed APIError of a non-2xx response.
 import type { z } from 'zod';
 import { issueLine } from '../../internal/issues.js';
 import { requestIdOf } from '../../internal/request-id.js';

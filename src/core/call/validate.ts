@@ -1,10 +1,12 @@
-// Request validation: `validate()` checks a resource method's input against its zod schema before
-// anything is sent, and throws a RequestValidationError listing every issue.
+// Request validation: `validate()` checks a resource method's input against its schema before
+// anything is sent (the check compiled from the zod schema, src/schemas/compiled/, or any zod schema),
+// and throws a RequestValidationError listing every issue.
 import type { z } from 'zod';
 import { RequestValidationError, type ValidationIssue } from '../errors/api-errors.js';
 
 /**
- * Checks `input` against a request schema and returns the parsed value, or throws a
+ * Checks `input` against a request schema (anything with zod's `safeParse`: the SDK's compiled checks,
+ * or a zod schema) and returns the parsed value, or throws a
  * {@link RequestValidationError} listing every issue with its path. The one place request
  * validation happens: resources call it before anything is sent.
  */

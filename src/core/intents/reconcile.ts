@@ -49,7 +49,7 @@ export async function reconcilePayment(
   signal: AbortSignal | undefined,
 ): Promise<Verdict> {
   for (;;) {
-    const read = await io.readOrder(record.orderId, signal);
+    const read = await readOrder(io, record.orderId, until, signal);
     const others = await io.store.forOrder(record.orderId);
     const now = Date.now();
     const { candidates, unowned, rivals } = matchPayments(
@@ -95,6 +95,36 @@ export async function reconcilePayment(
       return { outcome: 'unknown', candidates: ids, facts };
     }
     await sleep(wait, signal);
+  }
+}
+
+/** The first wait before an order read that failed is made again (doubling up to POLL_MS). */
+const REREAD_MS = 100;
+
+/**
+ * The order, read again after a failed read (its own retries spent) while `until` leaves time: a
+ * read is safe to repeat, and giving up early would leave a landed payment unknown. A refusal that
+ * a new read cannot change (a 4xx other than 408 and 429) and the caller's abort end it at once.
+ */
+async function readOrder(
+  io: IntentIO,
+  orderId: string,
+  until: number,
+  signal: AbortSignal | undefined,
+): ReturnType<IntentIO['readOrder']> {
+  for (let wait = REREAD_MS; ; wait = Math.min(wait * 2, POLL_MS)) {
+    try {
+      return await io.readOrder(orderId, signal);
+    } catch (error) {
+      const status = (error as { status?: unknown } | undefined)?.status;
+      const final = typeof status === 'number' && status < 500 && status !== 408 && status !== 429;
+      if (final || signal?.aborted || Date.now() + wait >= until) throw error;
+      io.log?.(
+        'debug',
+        `reading order ${orderId} to reconcile failed (${String(error)}); again in ${wait} ms`,
+      );
+      await sleep(wait, signal);
+    }
   }
 }
 

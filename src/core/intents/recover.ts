@@ -1,7 +1,7 @@
 // `client.recover()`: settles the intents a process left open when it died mid-call (or that ended
 // unknown), by the same reading as a call's reconciliation, and reports each key's outcome.
 import type { EventSink } from '../observe/events.js';
-import type { IntentRecord } from '../stores/intent-store.js';
+import { type IntentRecord, revise } from '../stores/intent-store.js';
 import { type IntentIO, reconcilePayment, reconcileRefund, type Verdict } from './reconcile.js';
 
 /**
@@ -67,11 +67,11 @@ export async function recoverIntents(
     }
     const next: IntentRecord =
       verdict.outcome === 'landed'
-        ? { ...record, state: 'landed', resultId: verdict.id, result: verdict.resource }
+        ? revise(record, { state: 'landed', resultId: verdict.id, result: verdict.resource })
         : verdict.outcome === 'not_landed'
-          ? { ...record, state: 'not_landed' }
-          : { ...record, state: 'unknown', candidates: verdict.candidates };
-    await io.store.put({ ...next, updatedAt: Date.now() }, owner, true);
+          ? revise(record, { state: 'not_landed' })
+          : revise(record, { state: 'unknown', candidates: verdict.candidates });
+    await io.store.put(revise(next, { updatedAt: Date.now() }), owner, true);
     const landed = verdict.outcome === 'landed' ? verdict.id : undefined;
     const entry: RecoveredIntent = {
       idempotencyKey: record.key,

@@ -1,6 +1,6 @@
 // Exactly-once payments and refunds (api.md 17): one call under an idempotency key holds the key's
 // lease in the intent store, sends, and after a lost answer reconciles before it answers.
-import { keyDigest } from '../../internal/key-hash.js';
+import { textDigest } from '../../internal/key-hash.js';
 import { sleep } from '../../internal/sleep.js';
 import { APIPromise, metaOf, type ResponseMeta, responseMeta } from '../call/api-promise.js';
 import { restate } from '../call/final-error.js';
@@ -10,7 +10,7 @@ import { CallError } from '../errors/call-error.js';
 import { IdempotencyConflictError, RequestValidationError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
 import { type ReconcileMode, reconcileMode } from '../options/options.js';
-import type { IntentRecord } from '../stores/intent-store.js';
+import { type IntentRecord, revise } from '../stores/intent-store.js';
 import { type IntentIO, reconcilePayment, reconcileRefund, type Verdict } from './reconcile.js';
 
 /** A call holds its key's lease this long when it has no `deadlineMs` (api.md 17). */
@@ -56,7 +56,7 @@ export class IntentRunner {
       kind: call.kind,
       // The params are the validated body: strict schemas give their keys in one order, so equal params
       // serialise alike.
-      fingerprint: keyDigest(
+      fingerprint: textDigest(
         `${call.kind}|${call.orderId}|${call.paymentId ?? ''}|${JSON.stringify(call.params)}`,
       ),
       orderId: call.orderId,
@@ -90,28 +90,26 @@ export class IntentRunner {
       if (verdict.outcome === 'unknown') return this.#unknown(record, owner, error, verdict);
     }
     // Earlier sends provably did not land: a new series starts (its window for candidates too).
-    if (record.state === 'not_landed') record = { ...record, firstSentAt: undefined };
+    if (record.state === 'not_landed') record = revise(record, { firstSentAt: undefined });
     for (let sent = 0; ; ) {
       if (!fresh || sent > 0) {
         const at = Date.now();
-        record = {
-          ...record,
+        record = revise(record, {
           state: 'open',
           firstSentAt: record.firstSentAt ?? at,
           lastSentAt: at,
           sends: record.sends + 1,
           updatedAt: at,
-        };
+        });
         if ((await this.#put(record, owner, false)) === 'lost') throw this.#lost(call.kind, key);
       }
       sent++;
       try {
-        const options: RequestOptions = {
-          ...opts,
+        const options: RequestOptions = Object.assign({}, opts, {
           idempotencyKey: undefined,
           reconcile: undefined,
           deadlineMs: Math.max(1, until - Date.now()),
-        };
+        });
         const sending = call.send(options);
         const data = await sending;
         Object.assign(meta, metaOf(sending));
@@ -119,7 +117,8 @@ export class IntentRunner {
           call.kind === 'payment' ? 'payment_id' : 'refund_id'
         ];
         await this.#finish(
-          { ...record, state: 'landed', resultId: id, result: data as Record<string, unknown> },
+          record,
+          { state: 'landed', resultId: id, result: data as Record<string, unknown> },
           owner,
         );
         return data;
@@ -129,10 +128,10 @@ export class IntentRunner {
         // The request left at the latest now (after any wait for a token, a rate-limit slot or a
         // connection): the service may process it until settleMs after this, not after the stamp
         // taken before the send.
-        record = { ...record, lastSentAt: Date.now() };
+        record = revise(record, { lastSentAt: Date.now() });
         if (!error.outcomeUnknown) {
           // The service refused it (or it provably never went out): nothing of this key landed.
-          await this.#finish({ ...record, state: 'not_landed' }, owner);
+          await this.#finish(record, { state: 'not_landed' }, owner);
           throw error;
         }
         if (mode === 'off')
@@ -145,9 +144,9 @@ export class IntentRunner {
         const verdict = await this.#reconcile(record, until, signal, error.callId);
         if (verdict.outcome === 'landed') return this.#adopt(call, record, owner, verdict, meta);
         if (verdict.outcome === 'unknown') return this.#unknown(record, owner, error, verdict);
-        record = { ...record, state: 'not_landed' };
+        record = revise(record, { state: 'not_landed' });
         if (sent > this.cfg.maxRetries || Date.now() >= until) {
-          await this.#finish(record, owner);
+          await this.#finish(record, {}, owner);
           error.outcomeUnknown = false;
           error.reconcile = undefined;
           restate(
@@ -239,7 +238,7 @@ export class IntentRunner {
     meta: ResponseMeta,
   ): Promise<T> {
     const data = call.parse(verdict.resource);
-    await this.#finish({ ...record, state: 'landed', resultId: verdict.id, result: verdict.resource }, owner);
+    await this.#finish(record, { state: 'landed', resultId: verdict.id, result: verdict.resource }, owner);
     meta.status = 200;
     this.cfg.log?.(
       'info',
@@ -254,7 +253,7 @@ export class IntentRunner {
     error: CallError,
     verdict: Verdict & { outcome: 'unknown' },
   ): Promise<never> {
-    await this.#finish({ ...record, state: 'unknown', candidates: verdict.candidates }, owner);
+    await this.#finish(record, { state: 'unknown', candidates: verdict.candidates }, owner);
     error.outcomeUnknown = true;
     error.candidates = verdict.candidates.length > 0 ? verdict.candidates : undefined;
     restate(
@@ -265,22 +264,22 @@ export class IntentRunner {
   }
 
   async #fail(record: IntentRecord, owner: string, error: CallError, advice: string): Promise<never> {
-    await this.#finish({ ...record, state: 'unknown' }, owner);
+    await this.#finish(record, { state: 'unknown' }, owner);
     restate(error, advice, true);
     throw error;
   }
 
-  /** Writes the record and releases the lease; the answer stands whatever the store says. */
-  async #finish(record: IntentRecord, owner: string): Promise<void> {
-    const written = await this.#put({ ...record, updatedAt: Date.now() }, owner, true).catch(
-      (error: unknown) => {
-        this.cfg.log?.(
-          'error',
-          `intent ${record.key} could not be recorded (${String(error)}); a rerun with its key reconciles it`,
-        );
-        return 'ok' as const;
-      },
-    );
+  /** Writes the record with `changes` and releases the lease; the answer stands whatever the store says. */
+  async #finish(base: IntentRecord, changes: Partial<IntentRecord>, owner: string): Promise<void> {
+    const record = revise(base, changes);
+    record.updatedAt = Date.now();
+    const written = await this.#put(record, owner, true).catch((error: unknown) => {
+      this.cfg.log?.(
+        'error',
+        `intent ${record.key} could not be recorded (${String(error)}); a rerun with its key reconciles it`,
+      );
+      return 'ok' as const;
+    });
     if (written === 'taken') {
       this.cfg.log?.(
         'error',
@@ -301,15 +300,20 @@ export class IntentRunner {
     return error;
   }
 
-  async #store<R>(op: () => Promise<R>): Promise<R> {
+  /** A store call; its failure becomes a PaymentsError saying nothing more was sent (no extra await). */
+  #store<R>(op: () => Promise<R>): Promise<R> {
     try {
-      return await op();
+      return op().then(undefined, storeFailure);
     } catch (error) {
-      if (error instanceof PaymentsError) throw error;
-      throw new PaymentsError(
-        `The intent store failed (${error instanceof Error ? error.message : String(error)}); nothing more was sent.`,
-        { cause: error },
-      );
+      return Promise.reject(error).then(undefined, storeFailure);
     }
   }
+}
+
+function storeFailure(error: unknown): never {
+  if (error instanceof PaymentsError) throw error;
+  throw new PaymentsError(
+    `The intent store failed (${error instanceof Error ? error.message : String(error)}); nothing more was sent.`,
+    { cause: error },
+  );
 }

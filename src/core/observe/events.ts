@@ -16,7 +16,11 @@ export interface RequestEvent {
   method: string;
   /** The path without its query string (a query value may be a credential). */
   path: string;
+  /** The path template, such as `/pos/v1/orders/{order_id}`. */
+  route: string;
   attempt: number;
+  /** How long this attempt waited for the client's rate limit (`rateLimit` option), when it waited. */
+  rateLimitWaitMs?: number;
 }
 
 /**
@@ -29,6 +33,8 @@ export interface ResponseEvent {
   callId: string;
   method: string;
   path: string;
+  /** The path template. */
+  route: string;
   status: number;
   attempt: number;
   /** Time from sending the attempt to the end of its body. */
@@ -55,6 +61,8 @@ export interface RetryEvent {
   callId: string;
   method: string;
   path: string;
+  /** The path template. */
+  route: string;
   /** The attempt that failed. */
   attempt: number;
   delayMs: number;
@@ -108,6 +116,8 @@ export interface EndEvent {
   durationMs: number;
   /** True when the call failed but may have taken effect (read before trying again). */
   outcomeUnknown?: boolean;
+  /** The error's class (`NotFoundError`, `APIConnectionTimeoutError`, ...), when the call failed. */
+  errorType?: string;
 }
 
 /**

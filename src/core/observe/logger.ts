@@ -1,5 +1,5 @@
 // Logging: the Logger shape (console, pino, winston), the log levels, and `makeLog()`, which writes
-// redacted lines from a minimum level up.
+// redacted lines from a minimum level up, with the call's trace ids as structured fields.
 import type { SecretRegistry } from '../../internal/redact.js';
 
 /**
@@ -30,8 +30,25 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'off';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, off: 100 };
 
-/** Writes a line at a level, after scrubbing secrets. */
-export type LogFn = (level: Exclude<LogLevel, 'off'>, message: string) => void;
+/** The structured fields of a log line: the trace and span of the call, when a tracer is set. */
+export interface LogFields {
+  trace_id: string;
+  span_id: string;
+}
+
+/** Writes a line at a level, after scrubbing secrets, with the call's fields when it has any. */
+export type LogFn = (level: Exclude<LogLevel, 'off'>, message: string, fields?: LogFields) => void;
+
+/**
+ * Whether a logger takes its fields first (pino: `logger.info({ trace_id }, 'message')`) rather
+ * than after the message (winston, console: `logger.info('message', { trace_id })`).
+ */
+function fieldsFirst(logger: Logger): boolean {
+  const l = logger as unknown as { child?: unknown; bindings?: unknown; levels?: { values?: unknown } };
+  return (
+    typeof l.child === 'function' && typeof l.bindings === 'function' && typeof l.levels?.values === 'object'
+  );
+}
 
 /** Whether `value` is one of the log levels. */
 export function isLogLevel(value: unknown): value is LogLevel {
@@ -49,9 +66,13 @@ export function makeLog(
 ): LogFn | undefined {
   if (!logger || level === 'off') return undefined;
   const min = RANK[level];
-  return (at, message) => {
+  const first = fieldsFirst(logger);
+  return (at, message, fields) => {
     if (RANK[at] < min) return;
     // Every line is redacted with the client's secrets: a message may quote a server's text.
-    logger[at](`[partner-payments] ${secrets.redact(message)}`);
+    const line = `[partner-payments] ${secrets.redact(message)}`;
+    if (!fields) logger[at](line);
+    else if (first) (logger[at] as unknown as (f: LogFields, m: string) => void).call(logger, fields, line);
+    else logger[at](line, fields);
   };
 }

@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry tracing as a middleware: one CLIENT span per call with the stable HTTP semantic
  * conventions, its retries as span events, ERROR status on failure, and the W3C `traceparent` of
- * the span sent on every attempt.
+ * the span sent on every attempt. The span is the active context while the call runs (the
+ * tracer's `startActiveSpan`), and its ids go on the call's log lines.
  *
  * `@opentelemetry/api` is an optional peer: nothing here imports it. The partner passes a `Tracer`
  * (which starts spans under the active context by itself), and the `traceparent` header is
@@ -55,11 +56,24 @@ export interface TraceSpan {
  * const client = new PaymentsClient({ tracer });
  */
 export interface PaymentsTracer {
-  /** Starts the CLIENT span of one call. */
-  startSpan(
+  /** Starts the CLIENT span of one call (used when the tracer has no `startActiveSpan`). */
+  startSpan(name: string, options?: SpanStartOptions): TraceSpan;
+  /**
+   * Starts the span and runs `fn` with it as the active context (every OpenTelemetry `Tracer` has
+   * it): the call's attempts, the middleware below the tracer and an HTTP auto-instrumentation's
+   * spans are then its children, wherever a context manager is registered.
+   */
+  startActiveSpan?<F extends (span: TraceSpan) => unknown>(
     name: string,
-    options?: { kind?: number; attributes?: Record<string, TraceAttributeValue> },
-  ): TraceSpan;
+    options: SpanStartOptions,
+    fn: F,
+  ): ReturnType<F>;
+}
+
+/** The options the SDK starts a span with. */
+export interface SpanStartOptions {
+  kind?: number;
+  attributes?: Record<string, TraceAttributeValue>;
 }
 
 // Values of @opentelemetry/api's SpanKind.CLIENT and SpanStatusCode.ERROR (stable since 1.0).
@@ -105,44 +119,65 @@ interface ErrorFields {
  * query string, no body, no hosted-checkout URL, no error message (only its class and code).
  */
 export function tracingMiddleware(tracer: PaymentsTracer, target: TraceTarget): Middleware {
-  // Not an async function: two callbacks on `next()`'s promise cost less per call than an async
-  // frame with try/finally (the tracer's figure is measured on the hot path).
-  return (call: Call, next: () => Promise<CallResult>) => {
-    const span = tracer.startSpan(`${call.method} ${call.route}`, {
-      kind: SPAN_KIND_CLIENT,
-      attributes: {
-        'http.request.method': call.method,
-        'url.template': call.route,
-        'server.address': target.address,
-        'server.port': target.port,
-      },
-    });
-    const propagation = traceparent(span);
-    if (propagation) Object.assign(call.headers, propagation);
-    if (call.idempotencyKey !== undefined) {
-      span.setAttribute('partner_payments.idempotency_key', call.idempotencyKey);
-    }
-    return next().then(
-      (result) => {
-        span.setAttribute('http.response.status_code', result.status);
-        span.setAttribute('partner_payments.outcome_unknown', false);
-        endSpan(span, call);
-        return result;
-      },
-      (error: unknown) => {
-        const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields;
-        const status = typeof fields.status === 'number' ? fields.status : undefined;
-        const name = typeof fields.name === 'string' ? fields.name : 'Error';
-        const code = typeof fields.code === 'string' ? fields.code : undefined;
-        if (status !== undefined) span.setAttribute('http.response.status_code', status);
-        span.setAttribute('error.type', status !== undefined && status >= 400 ? String(status) : name);
-        span.setAttribute('partner_payments.outcome_unknown', fields.outcomeUnknown === true);
-        span.setStatus({ code: STATUS_ERROR, message: code ? `${name} (${code})` : name });
-        endSpan(span, call);
-        throw error;
-      },
-    );
-  };
+  const name = (call: Call) => `${call.method} ${call.route}`;
+  const options = (call: Call): SpanStartOptions => ({
+    kind: SPAN_KIND_CLIENT,
+    attributes: {
+      'http.request.method': call.method,
+      'url.template': call.route,
+      'server.address': target.address,
+      'server.port': target.port,
+    },
+  });
+  if (typeof tracer.startActiveSpan === 'function') {
+    const active = tracer.startActiveSpan.bind(tracer) as (
+      name: string,
+      options: SpanStartOptions,
+      fn: (span: TraceSpan) => Promise<CallResult>,
+    ) => Promise<CallResult>;
+    return (call, next) => active(name(call), options(call), (span) => traced(span, call, next));
+  }
+  return (call, next) => traced(tracer.startSpan(name(call), options(call)), call, next);
+}
+
+/**
+ * Runs the call under its span. Not an async function: two callbacks on `next()`'s promise cost
+ * less per call than an async frame with try/finally (the tracer's figure is measured).
+ */
+function traced(span: TraceSpan, call: Call, next: () => Promise<CallResult>): Promise<CallResult> {
+  const propagation = traceparent(span);
+  if (propagation) {
+    Object.assign(call.headers, propagation);
+    // The call's log lines carry its trace (the state behind `call` is the core's CallState).
+    const ctx = span.spanContext();
+    (call as { logFields?: { trace_id: string; span_id: string } }).logFields = {
+      trace_id: ctx.traceId,
+      span_id: ctx.spanId,
+    };
+  }
+  if (call.idempotencyKey !== undefined) {
+    span.setAttribute('partner_payments.idempotency_key', call.idempotencyKey);
+  }
+  return next().then(
+    (result) => {
+      span.setAttribute('http.response.status_code', result.status);
+      span.setAttribute('partner_payments.outcome_unknown', false);
+      endSpan(span, call);
+      return result;
+    },
+    (error: unknown) => {
+      const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields;
+      const status = typeof fields.status === 'number' ? fields.status : undefined;
+      const name = typeof fields.name === 'string' ? fields.name : 'Error';
+      const code = typeof fields.code === 'string' ? fields.code : undefined;
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      span.setAttribute('error.type', status !== undefined && status >= 400 ? String(status) : name);
+      span.setAttribute('partner_payments.outcome_unknown', fields.outcomeUnknown === true);
+      span.setStatus({ code: STATUS_ERROR, message: code ? `${name} (${code})` : name });
+      endSpan(span, call);
+      throw error;
+    },
+  );
 }
 
 /** The attempts and retries of a call that ended, then the end of its span. */

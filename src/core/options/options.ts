@@ -11,6 +11,7 @@ import {
   resolveRateLimit,
 } from '../limits/rate-limit.js';
 import { isLogLevel, type Logger, type LogLevel } from '../observe/logger.js';
+import type { PaymentsMeter } from '../observe/metrics.js';
 import type { PaymentsTracer } from '../observe/tracing.js';
 import type { IntentStore } from '../stores/intent-store.js';
 import type { TokenStore } from '../stores/token-store.js';
@@ -112,6 +113,12 @@ export interface PaymentsClientOptions {
    */
   tracer?: PaymentsTracer | undefined;
   /**
+   * An OpenTelemetry `Meter` (`metrics.getMeter('my-service')`): attempt and call durations, retries,
+   * token mints, rate-limit waits and reconciliations (docs/observability.md lists them).
+   * @default undefined (no metrics)
+   */
+  meter?: PaymentsMeter | undefined;
+  /**
    * Where payment and refund intents are kept per idempotency key (docs/idempotency.md): the same
    * key never creates a second payment or refund among the clients sharing the store, across
    * restarts with a shared one. A fleet needs a shared store (`redisStores(...).intentStore`,
@@ -181,6 +188,7 @@ export interface ResolvedOptions {
   rateLimit: { limit: BucketLimit; store: RateLimitStore | undefined } | undefined;
   middleware: readonly Middleware[];
   tracer: PaymentsTracer | undefined;
+  meter: PaymentsMeter | undefined;
   intentStore: IntentStore | undefined;
   reconcile: ReconcileMode;
   settleMs: number;
@@ -256,6 +264,7 @@ export function resolveOptions(
     },
     middleware: options.middleware === undefined ? [] : middlewareList(options.middleware),
     tracer: options.tracer,
+    meter: checkMeter(options.meter),
     intentStore: intentStoreOption(options.intentStore),
     reconcile: reconcileMode(options.reconcile, 'auto'),
     settleMs: duration('settleMs', options.settleMs, 30_000),
@@ -340,4 +349,12 @@ export function duration(option: string, value: number | undefined, fallback: nu
     throw new ConfigurationError(option, 'must be a positive number of milliseconds.');
   }
   return value;
+}
+
+/** The `meter` option, refused unless it is an OpenTelemetry Meter. */
+export function checkMeter(meter: PaymentsMeter | undefined): PaymentsMeter | undefined {
+  const m = meter as Partial<PaymentsMeter> | undefined;
+  if (m !== undefined && (typeof m?.createHistogram !== 'function' || typeof m.createCounter !== 'function'))
+    throw new ConfigurationError('meter', "must be an OpenTelemetry Meter (metrics.getMeter('my-service')).");
+  return meter;
 }

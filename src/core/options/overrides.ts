@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/api-errors.js';
 import { resolveRateLimit } from '../limits/rate-limit.js';
 import { isLogLevel } from '../observe/logger.js';
 import {
+  checkMeter,
   count,
   duration,
   lowerCaseHeaders,
@@ -33,6 +34,7 @@ export type ClientOverrides = Pick<
   | 'logLevel'
   | 'middleware'
   | 'tracer'
+  | 'meter'
   | 'rateLimit'
   | 'reconcile'
   | 'settleMs'
@@ -47,6 +49,7 @@ const OVERRIDABLE = new Set<string>([
   'logLevel',
   'middleware',
   'tracer',
+  'meter',
   'rateLimit',
   'reconcile',
   'settleMs',
@@ -79,6 +82,7 @@ export function resolveOverrides(base: ResolvedOptions, overrides: ClientOverrid
     logLevel: o.logLevel ?? base.logLevel,
     middleware: o.middleware === undefined ? base.middleware : middlewareList(o.middleware),
     tracer: 'tracer' in o ? o.tracer : base.tracer,
+    meter: 'meter' in o ? checkMeter(o.meter) : base.meter,
     reconcile: reconcileMode(o.reconcile, base.reconcile),
     settleMs: duration('settleMs', o.settleMs, base.settleMs),
     // A new limit is a limiter of the derived client's own (client.ts builds it); undefined keeps the parent's.

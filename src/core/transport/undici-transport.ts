@@ -4,6 +4,7 @@
  * promise machinery to consume it; the SDK reads small JSON bodies whole, so it collects the
  * chunks itself and skips all three (the benchmark's "raw undici dispatch" row shows the limit).
  */
+import diagnostics_channel from 'node:diagnostics_channel';
 import type { Dispatcher } from 'undici';
 import { type Attempt, AttemptClock } from './attempt-clock.js';
 import {
@@ -15,6 +16,20 @@ import {
 } from './transport.js';
 
 type Undici = typeof import('undici');
+
+/**
+ * Whether an undici instrumentation listens (OpenTelemetry's subscribes to this channel): it
+ * injects the `traceparent` of its own span, a child of the call's span, so the call's own header
+ * is left out rather than sent twice (two `traceparent` headers make a trace invalid).
+ */
+const requestCreated = diagnostics_channel.channel('undici:request:create');
+const instrumented = () => requestCreated.hasSubscribers;
+
+/** The headers without the call's trace context (the instrumentation sends its own). */
+function untraced(headers: Record<string, string>): Record<string, string> {
+  const { traceparent: _, tracestate: __, ...rest } = headers;
+  return rest;
+}
 let undiciModule: Promise<Undici> | undefined;
 let sharedAgent: Dispatcher | undefined;
 
@@ -80,7 +95,8 @@ export function undiciTransport(
             origin,
             path: at < 0 ? '/' : url.slice(at),
             method: req.method as Dispatcher.HttpMethod,
-            headers: req.headers,
+            headers:
+              req.headers.traceparent !== undefined && instrumented() ? untraced(req.headers) : req.headers,
             body: req.body,
           },
           exchange as unknown as Dispatcher.DispatchHandler,

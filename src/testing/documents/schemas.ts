@@ -1,20 +1,20 @@
 // The SDK's zod schemas as JSON Schema for the mock's OpenAPI and AsyncAPI documents: the request
 // and response components, the webhook envelope and the refund event resource.
 import { z } from 'zod';
-import { TokenResponse } from '../../core/auth/strategies.js';
-import { ErrorBody } from '../../schemas/common.js';
-import { RefundEventResource, WebhookEventEnvelope } from '../../schemas/events.js';
+import { RefundEventResource, WebhookEventEnvelope } from '../../schemas/zod/events.js';
+import { ErrorBody } from '../../schemas/zod/fields.js';
 import {
   LaunchExchangeParams,
   LaunchSession,
   LaunchToken,
   LaunchTokenCreateParams,
-} from '../../schemas/launch-tokens.js';
-import { Location, LocationPage } from '../../schemas/locations.js';
-import { Order, OrderCreated, OrderCreateParams } from '../../schemas/orders.js';
-import { Payment, PaymentCreateParams, VoidResult } from '../../schemas/payments.js';
-import { Refund, RefundCreateParams } from '../../schemas/refunds.js';
-import { WebhookEndpoint, WebhookEndpointCreateParams } from '../../schemas/webhook-endpoints.js';
+} from '../../schemas/zod/launch-tokens.js';
+import { Location, LocationPage } from '../../schemas/zod/locations.js';
+import { TokenResponse } from '../../schemas/zod/oauth.js';
+import { Order, OrderCreated, OrderCreateParams } from '../../schemas/zod/orders.js';
+import { Payment, PaymentCreateParams, VoidResult } from '../../schemas/zod/payments.js';
+import { Refund, RefundCreateParams } from '../../schemas/zod/refunds.js';
+import { WebhookEndpoint, WebhookEndpointCreateParams } from '../../schemas/zod/webhook-endpoints.js';
 
 /** Request schemas are described as the service accepts them, responses as it answers. */
 export const REQUEST_SCHEMAS = {

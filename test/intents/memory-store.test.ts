@@ -1,0 +1,85 @@
+// MemoryIntentStore's bounds (src/core/stores/intent-store.ts): finished intents leave after the TTL
+// or beyond the cap (oldest first), open and unknown ones never do; refunds seen in events leave
+// after the TTL; the "result already another key's" check reads the order's index, not every key.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type IntentRecord, MemoryIntentStore } from '../../src/index.js';
+
+const draft = (key: string, orderId = `order-${key}`): IntentRecord => {
+  const now = Date.now();
+  return {
+    key,
+    kind: 'payment',
+    fingerprint: 'fp',
+    orderId,
+    amountCents: 1_000,
+    method: 'card',
+    state: 'open',
+    sends: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+};
+
+async function finish(store: MemoryIntentStore, key: string, orderId?: string, resultId = `pay-${key}`) {
+  const d = draft(key, orderId);
+  expect((await store.begin(d, 'o', 60_000)).status).toBe('acquired');
+  const landed = { ...d, state: 'landed' as const, resultId, result: { payment_id: resultId } };
+  expect(await store.put(landed, 'o', true)).toBe('ok');
+}
+
+describe('MemoryIntentStore bounds', () => {
+  beforeEach(() => vi.useFakeTimers({ now: Date.parse('2026-11-26T00:00:00Z'), toFake: ['Date'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps at most maxIntents: the oldest finished intents go first, open ones stay', async () => {
+    const store = new MemoryIntentStore({ maxIntents: 10 });
+    await store.begin(draft('open-1'), 'holder', 60_000); // oldest, and never finished
+    for (let i = 0; i < 30; i++) await finish(store, `k${i}`);
+    expect(store.size).toBeLessThanOrEqual(10);
+    expect(await store.get('open-1')).toMatchObject({ state: 'open' });
+    expect(await store.get('k29')).toMatchObject({ state: 'landed' });
+    expect(await store.get('k0')).toBeUndefined();
+    // A dropped key leaves the order index too.
+    expect(await store.forOrder('order-k0')).toEqual([]);
+  });
+
+  it('drops finished intents after ttlMs, keeps unknown ones', async () => {
+    const store = new MemoryIntentStore({ ttlMs: 1_000 });
+    await finish(store, 'old');
+    await store.begin(draft('unsure'), 'o', 60_000);
+    await store.put({ ...draft('unsure'), state: 'unknown' }, 'o', true);
+    vi.setSystemTime(Date.now() + 2_000);
+    // Pruning runs every 256 begins.
+    for (let i = 0; i < 256; i++) await store.begin(draft(`new-${i}`), 'o', 60_000);
+    expect(await store.get('old')).toBeUndefined();
+    expect(await store.get('unsure')).toMatchObject({ state: 'unknown' });
+  });
+
+  it('keeps the refunds seen for ttlMs', async () => {
+    const store = new MemoryIntentStore({ ttlMs: 1_000 });
+    const seen = { refundId: 'ref-1', paymentId: 'pay-1', orderId: 'o-1', amountCents: 5, occurredAt: 1 };
+    await store.noteRefund(seen);
+    expect(await store.refundsOf('pay-1')).toEqual([seen]);
+    vi.setSystemTime(Date.now() + 2_000);
+    for (let i = 0; i < 256; i++)
+      await store.noteRefund({ ...seen, refundId: `r${i}`, paymentId: `other-${i}` });
+    expect(await store.refundsOf('pay-1')).toEqual([]);
+    expect(await store.refundsOf('other-255')).toHaveLength(1);
+  });
+
+  it("a result already another key's on the order is 'taken', found through the order's index", async () => {
+    const store = new MemoryIntentStore();
+    await finish(store, 'a', 'order-1', 'pay-1');
+    const b = draft('b', 'order-1');
+    await store.begin(b, 'o', 60_000);
+    expect(await store.put({ ...b, state: 'landed', resultId: 'pay-1' }, 'o', true)).toBe('taken');
+    // The same id on another order is not taken; and 10,000 finished keys do not slow a put down.
+    for (let i = 0; i < 10_000; i++) await finish(store, `many-${i}`);
+    const started = performance.now();
+    const c = draft('c', 'order-2');
+    await store.begin(c, 'o', 60_000);
+    for (let i = 0; i < 1_000; i++)
+      expect(await store.put({ ...c, state: 'landed', resultId: 'pay-1' }, 'o', false)).toBe('ok');
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+});
