@@ -4,6 +4,7 @@
  *   npm run bench                      the full run (writes the doc)
  *   npm run bench -- --quick           small numbers, a smoke test (prints only)
  *   npm run bench -- --only=http,memory  some sections (prints only)
+ *   npm run bench:mock                 the mock section alone (the mock bin against Prism)
  *
  * Sections: http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
  * memory, redaction (errors with 50,000 clients in the process), mock (the mock bin against Prism under

@@ -169,7 +169,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         maintenance: () => core.maintenance,
       });
       const server = await serveEngine(
-        (incoming) => (isControlPath(pathOf(incoming.url)) ? control(incoming) : dispatch(incoming)),
+        (incoming) =>
+          isControlPath(incoming.path ?? pathOf(incoming.url)) ? control(incoming) : dispatch(incoming),
         listenOptions,
       );
       return { ...server, baseUrl: server.url, authUrl: server.url };

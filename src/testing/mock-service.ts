@@ -42,7 +42,7 @@ export interface MockWebhooks {
   replay(deliveryId: string): Delivery;
   /** Waits until no delivery attempt is in flight. */
   flush(): Promise<void>;
-  /** Every event the mock emitted, whether or not an endpoint was registered. */
+  /** The events the mock emitted (the latest 10,000), whether or not an endpoint was registered, oldest first. */
   events(): EventEnvelope[];
 }
 

@@ -58,7 +58,8 @@ export interface MockServiceOptions {
   credentialsTier?: RateTier;
   /**
    * The most orders the mock keeps. Past it the oldest order goes, with its payments, refunds,
-   * events, webhook deliveries and Idempotency-Key entry, so a long load test keeps bounded memory.
+   * webhook deliveries and Idempotency-Key entry, so a long load test keeps bounded memory (the
+   * event log keeps the latest 10,000 events).
    * @default 100_000
    */
   maxOrders?: number;

@@ -237,7 +237,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     method: 'GET',
     path: '/_mock/v1/events',
     operationId: 'listEvents',
-    summary: 'Every event the mock emitted, with or without a registered endpoint, oldest first',
+    summary:
+      'The events the mock emitted (the latest 10,000), with or without a registered endpoint, oldest first',
     tag: 'webhooks',
     status: 200,
     response: S.EventList,

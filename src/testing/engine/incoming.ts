@@ -12,6 +12,8 @@ export interface Incoming {
   readonly method: string;
   /** The absolute URL the caller used. */
   readonly url: string;
+  /** The URL's pathname as `new URL(url).pathname` gives it, when known without parsing the URL. */
+  readonly path?: string;
   readonly headers: HeaderReader;
   /** The raw body (empty when none). */
   readonly body: Uint8Array;
@@ -23,6 +25,31 @@ const EMPTY = new Uint8Array(0);
 export async function incomingFromRequest(request: Request): Promise<Incoming> {
   const body = request.body === null ? EMPTY : new Uint8Array(await request.arrayBuffer());
   return { method: request.method, url: request.url, headers: request.headers, body };
+}
+
+/** A request target of plain path characters (no dot segment, escape, backslash or non-ASCII). */
+const PLAIN_TARGET = /^\/[A-Za-z0-9_\-/]*(?:\?|$)/;
+
+/** Whether a Host header value makes a valid URL, remembered for the few hosts a server sees. */
+const validHosts = new Map<string, boolean>();
+function validHost(host: string): boolean {
+  let valid = validHosts.get(host);
+  if (valid === undefined) {
+    valid = URL.canParse(`http://${host}/`);
+    if (validHosts.size >= 64) validHosts.clear();
+    validHosts.set(host, valid);
+  }
+  return valid;
+}
+
+/**
+ * The pathname of a request target (`/pos/v1/orders?limit=5`) on a valid host, when it is what the
+ * URL parser would make of it: a plain path (no dot segment, escape, backslash or non-ASCII).
+ */
+function plainPath(host: string, target: string): string | undefined {
+  const plain = PLAIN_TARGET.exec(target);
+  if (!plain || !validHost(host)) return undefined;
+  return plain[0].endsWith('?') ? plain[0].slice(0, -1) : plain[0];
 }
 
 /** node:http's headers behind {@link HeaderReader} (repeated headers are joined with `, `). */
@@ -38,9 +65,12 @@ class NodeHeaders implements HeaderReader {
 /** An {@link Incoming} of a node:http request whose body was read into `body`. */
 export function incomingFromNode(req: IncomingMessage, body: Uint8Array, fallbackHost: string): Incoming {
   const host = req.headers.host ?? (fallbackHost.includes(':') ? `[${fallbackHost}]` : fallbackHost);
+  const target = req.url ?? '/';
+  const url = `http://${host}${target}`;
   return {
     method: req.method ?? 'GET',
-    url: `http://${host}${req.url ?? '/'}`,
+    url,
+    path: plainPath(host, target),
     headers: new NodeHeaders(req.headers),
     body,
   };

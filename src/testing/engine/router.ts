@@ -1,5 +1,5 @@
 // The mock's request pipeline: `createDispatch()` runs faults, maintenance, the body limit, auth,
-// the rate limit and the route; the route table compiled for matching by path segments.
+// the rate limit and the route.
 import type { z } from 'zod';
 import { playFault } from '../faults/fault-play.js';
 import type { FaultQueue } from '../faults/fault-queue.js';
@@ -16,9 +16,11 @@ import {
   Reply,
   unexpectedErrorResponse,
 } from './respond.js';
+import { compileRoutes } from './route-match.js';
 import { type AuthRequirement, authenticate, type Caller } from './token-authority.js';
 
 export { issuesToError } from './issues.js';
+export { matchPath } from './route-match.js';
 
 /** The body size limit of api.md section 9. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -56,66 +58,6 @@ export interface Route {
   handle(ctx: RouteContext): Answer | Promise<Answer>;
 }
 
-/** Matches a pathname against a route pattern; returns the params or null. */
-export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
-  return matchSegments(pattern.split('/'), splitPath(pathname));
-}
-
-/** A path's segments, without trailing slashes. */
-function splitPath(pathname: string): string[] {
-  let end = pathname.length;
-  while (end > 1 && pathname.charCodeAt(end - 1) === 47) end--;
-  return (end === pathname.length ? pathname : pathname.slice(0, end)).split('/');
-}
-
-function matchSegments(want: readonly string[], got: readonly string[]): Record<string, string> | null {
-  if (want.length !== got.length) return null;
-  let params: Record<string, string> | null = null;
-  for (let i = 0; i < want.length; i++) {
-    const w = want[i]!;
-    const g = got[i]!;
-    if (w.charCodeAt(0) === 58 /* : */) {
-      if (!g) return null;
-      params ??= {};
-      params[w.slice(1)] = decodeSegment(g);
-    } else if (w !== g) return null;
-  }
-  return params ?? {};
-}
-
-/** A malformed escape (`%E0%A4%A`) is the caller's mistake: 400, not a 500 from a URIError. */
-function decodeSegment(segment: string): string {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new MockApiError(400, 'invalid_request', 'The path has a malformed percent-escape');
-  }
-}
-
-/** The route table grouped by the number of path segments, each pattern split once. */
-function compile(routes: readonly Route[]) {
-  const bySize = new Map<number, { route: Route; segments: string[] }[]>();
-  for (const route of routes) {
-    const segments = route.pattern.split('/');
-    const list = bySize.get(segments.length) ?? [];
-    list.push({ route, segments });
-    bySize.set(segments.length, list);
-  }
-  /** The route of this method and path with its params; or the methods the path allows. */
-  return (method: string, pathname: string) => {
-    const got = splitPath(pathname);
-    const allowed: string[] = [];
-    for (const { route, segments } of bySize.get(got.length) ?? []) {
-      const params = matchSegments(segments, got);
-      if (!params) continue;
-      if (route.method === method) return { route, params, allowed };
-      allowed.push(route.method);
-    }
-    return { route: undefined, params: undefined, allowed };
-  };
-}
-
 const DECODER = new TextDecoder();
 
 function parseJson(raw: string): unknown {
@@ -142,6 +84,62 @@ const MAINTENANCE = () =>
     'retry-after': '1',
   });
 
+/** The error envelope of a thrown error: a MockApiError as itself, anything else a redacted 500. */
+function failed(error: unknown, requestId: string): Reply {
+  if (error instanceof MockApiError) return errorResponse(error, requestId);
+  return unexpectedErrorResponse(error, requestId);
+}
+
+/** `Date` header values of the mock clock, formatted once per second of it. */
+function dateHeader(core: MockCore): () => string {
+  let second = Number.NaN;
+  let text = '';
+  return () => {
+    const now = core.clock.now();
+    const current = Math.floor(now / 1000);
+    if (current !== second) {
+      second = current;
+      text = new Date(now).toUTCString();
+    }
+    return text;
+  };
+}
+
+/** A handler's {@link RouteContext}; the URL is parsed only if the handler reads it. */
+class Context implements RouteContext {
+  #url: URL | undefined;
+  readonly #href: string;
+  readonly #route: Route;
+  readonly headers: HeaderReader;
+  constructor(
+    incoming: Incoming,
+    readonly params: Record<string, string>,
+    readonly requestId: string,
+    readonly caller: Caller,
+    readonly rawBody: string,
+    route: Route,
+  ) {
+    this.headers = incoming.headers;
+    this.#href = incoming.url;
+    this.#route = route;
+  }
+  get url(): URL {
+    this.#url ??= new URL(this.#href);
+    return this.#url;
+  }
+  get origin(): string {
+    return this.url.origin;
+  }
+  body(): unknown {
+    const route = this.#route;
+    if (!route.body) throw new Error(`${route.operationId} takes no JSON body`);
+    const input = parseJson(this.rawBody);
+    const result = route.body.safeParse(input);
+    if (!result.success) throw issuesToError(result.error.issues, input);
+    return result.data;
+  }
+}
+
 /** Runs one request through the mock: fault injection, maintenance, body limit, auth, rate limit, route. */
 export function createDispatch(
   core: MockCore,
@@ -149,11 +147,12 @@ export function createDispatch(
   faults: FaultQueue,
   beforeEach: () => void,
 ) {
-  const find = compile(routes);
-  return (incoming: Incoming): Promise<Answer> => observed(incoming, dispatch).then(dated);
+  const find = compileRoutes(routes);
+  const dates = dateHeader(core);
+  return (incoming: Incoming): Promise<Answer> => observed(incoming, dispatch);
   /** The service's clock in `Date`, as `created_at` and the other timestamps (the mock clock). */
   function dated(answer: Answer): Answer {
-    const date = new Date(core.clock.now()).toUTCString();
+    const date = dates();
     if (answer instanceof Reply) {
       answer.headers.date = date;
       return answer;
@@ -165,61 +164,53 @@ export function createDispatch(
     }
     return answer;
   }
-  async function dispatch(incoming: Incoming, markFaulted: () => void): Promise<Answer> {
+  function dispatch(incoming: Incoming, markFaulted: () => void): Promise<Answer> {
     const requestId = newRequestId();
     try {
       beforeEach();
-      const url = new URL(incoming.url);
-      const fault = faults.size === 0 ? undefined : faults.take(incoming, url.pathname);
-      if (!fault) return await serve(incoming, url, requestId);
+      const path = incoming.path ?? new URL(incoming.url).pathname;
+      const fault = faults.size === 0 ? undefined : faults.take(incoming, path);
+      if (!fault) return serve(incoming, path, requestId);
       markFaulted();
       // Waits run on the mock clock: advance it (or run a real-time clock) to let the answer out.
-      return await playFault(fault, () => serve(incoming, url, requestId), core.clock, requestId);
+      return playFault(fault, () => serve(incoming, path, requestId), core.clock, requestId).then(
+        dated,
+        (error) => dated(failed(error, requestId)),
+      );
     } catch (error) {
-      if (error instanceof MockApiError) return errorResponse(error, requestId);
-      return unexpectedErrorResponse(error, requestId);
+      return Promise.resolve(dated(failed(error, requestId)));
     }
   }
-  /** The route's own answer: maintenance, body limit, auth, rate limit, then the handler. */
-  async function serve(incoming: Incoming, url: URL, requestId: string): Promise<Answer> {
+  /** The route's own answer, dated: maintenance, body limit, auth, rate limit, then the handler. */
+  function serve(incoming: Incoming, path: string, requestId: string): Promise<Answer> {
     try {
-      if (core.maintenance) throw MAINTENANCE();
-      const { method } = incoming;
-      const { route, params, allowed } = find(method, url.pathname);
-      if (!route) {
-        if (allowed.length > 0) {
-          throw new MockApiError(405, 'method_not_allowed', `${method} is not allowed here`, {
-            allow: allowed.join(', '),
-          });
-        }
-        throw new MockApiError(404, 'not_found', `The mock serves no ${method} ${url.pathname}`);
+      const answer = route(incoming, path, requestId);
+      if (answer instanceof Promise) {
+        return answer.then(dated, (error: unknown) => dated(failed(error, requestId)));
       }
-      if (incoming.body.byteLength > MAX_BODY_BYTES) {
-        throw new MockApiError(413, 'invalid_request', 'The request body exceeds the 1 MiB limit');
-      }
-      const rawBody = incoming.body.byteLength === 0 ? '' : DECODER.decode(incoming.body);
-      const caller = route.auth ? admit(incoming, route.auth) : ANONYMOUS;
-      const ctx: RouteContext = {
-        headers: incoming.headers,
-        url,
-        origin: url.origin,
-        params,
-        requestId,
-        caller,
-        rawBody,
-        body() {
-          if (!route.body) throw new Error(`${route.operationId} takes no JSON body`);
-          const input = parseJson(rawBody);
-          const result = route.body.safeParse(input);
-          if (!result.success) throw issuesToError(result.error.issues, input);
-          return result.data;
-        },
-      };
-      return await route.handle(ctx);
+      return Promise.resolve(dated(answer));
     } catch (error) {
-      if (error instanceof MockApiError) return errorResponse(error, requestId);
-      return unexpectedErrorResponse(error, requestId);
+      return Promise.resolve(dated(failed(error, requestId)));
     }
+  }
+  function route(incoming: Incoming, path: string, requestId: string): Answer | Promise<Answer> {
+    if (core.maintenance) throw MAINTENANCE();
+    const { method } = incoming;
+    const { route, params, allowed } = find(method, path);
+    if (!route) {
+      if (allowed.length > 0) {
+        throw new MockApiError(405, 'method_not_allowed', `${method} is not allowed here`, {
+          allow: allowed.join(', '),
+        });
+      }
+      throw new MockApiError(404, 'not_found', `The mock serves no ${method} ${path}`);
+    }
+    if (incoming.body.byteLength > MAX_BODY_BYTES) {
+      throw new MockApiError(413, 'invalid_request', 'The request body exceeds the 1 MiB limit');
+    }
+    const rawBody = incoming.body.byteLength === 0 ? '' : DECODER.decode(incoming.body);
+    const caller = route.auth ? admit(incoming, route.auth) : ANONYMOUS;
+    return route.handle(new Context(incoming, params, requestId, caller, rawBody, route));
   }
   /** The caller of an authenticated route, after its token and its rate-limit bucket. */
   function admit(incoming: Incoming, requirement: AuthRequirement): Caller {

@@ -65,12 +65,14 @@ export function serveEngine(
 
 const EMPTY = new Uint8Array(0);
 
-/** The whole request body (empty at once for a request that announces none). */
-function readBody(req: IncomingMessage): Promise<Uint8Array> {
+/** Whether a request announces a body (neither Content-Length nor Transfer-Encoding: none). */
+function hasBody(req: IncomingMessage): boolean {
   const { headers } = req;
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-    return Promise.resolve(EMPTY);
-  }
+  return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
+}
+
+/** The whole request body. */
+function readBody(req: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -85,21 +87,31 @@ async function listenLoopback(
 ): Promise<LoopbackServer> {
   const host = options.host ?? '127.0.0.1';
   const server: Server = createServer((req, res) => {
-    readBody(req)
-      .then((body) => answer(req, body))
-      .then((result) => writeAnswer(result, req, res))
-      .catch((error: unknown) => {
-        // The handler never throws for a request's own mistakes; this is a bug or a closed socket.
-        const requestId = newRequestId();
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
-        res.end(
-          JSON.stringify({ error: 'internal_error', message: redact(String(error)), request_id: requestId }),
-        );
-      });
+    const fail = (error: unknown) => {
+      // The handler never throws for a request's own mistakes; this is a bug or a closed socket.
+      const requestId = newRequestId();
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
+      res.end(
+        JSON.stringify({ error: 'internal_error', message: redact(String(error)), request_id: requestId }),
+      );
+    };
+    const respond = (body: Uint8Array) => {
+      let answered: Promise<Answer>;
+      try {
+        answered = answer(req, body);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      answered.then((result) => writeAnswer(result, req, res)).catch(fail);
+    };
+    // A request without a body (a read) is answered at once, without waiting for its end.
+    if (!hasBody(req)) respond(EMPTY);
+    else readBody(req).then(respond, fail);
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
