@@ -5,8 +5,12 @@
  * ratio measures only the SDK's own work.
  */
 import { randomUUID } from 'node:crypto';
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
+  BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -16,6 +20,12 @@ import type { Comparison } from './report.js';
 import { sdk } from './sdk.js';
 import { ORDER_ID, startBenchServer } from './server.js';
 import { alternate, summarize, throughput } from './stats.js';
+
+/** A reader that keeps the aggregated metrics in memory until collected (here: never). */
+class InMemoryReader extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
 
 export interface HttpBenchOptions {
   /** Requests per contender per round. */
@@ -84,6 +94,22 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const traced = client.withOptions({ tracer: provider.getTracer('bench') });
+  // The same client with a tracer and a meter (metrics aggregated in memory, collected by no one),
+  // under the AsyncLocalStorage context manager a Node SDK set-up registers.
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  const meterProvider = new MeterProvider({ readers: [new InMemoryReader()] });
+  // Spans in batches, as a production set-up exports them (SimpleSpanProcessor is for tests).
+  const batchExporter = new InMemorySpanExporter();
+  const batched = new BasicTracerProvider({
+    spanProcessors: [
+      new BatchSpanProcessor(batchExporter, { maxQueueSize: 1_000_000, maxExportBatchSize: 512 }),
+    ],
+  });
+  const observed = client.withOptions({
+    tracer: batched.getTracer('bench'),
+    meter: meterProvider.getMeter('bench'),
+  });
   const agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
   const agent2 = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
   const orderUrl = `${server.url}/pos/v1/orders/${ORDER_ID}`;
@@ -99,6 +125,10 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
           traced: () => {
             exporter.reset();
             return throughput(() => traced.orders.get(ORDER_ID), perRound, concurrency);
+          },
+          observed: () => {
+            batchExporter.reset();
+            return throughput(() => observed.orders.get(ORDER_ID), perRound, concurrency);
           },
           undici: () =>
             throughput(
@@ -157,6 +187,15 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
           goal: 0.8,
           requests,
         },
+        {
+          figure: `${figure}, with a tracer (batched spans) and a meter, in memory`,
+          unit: 'req/s',
+          sdk: summarize(rates.observed),
+          baselineName: 'the same client without them',
+          baseline: sdkRate,
+          goal: concurrency === 32 ? 0 : 0.85,
+          requests,
+        },
       );
     }
     const createRates = await alternate(
@@ -192,6 +231,9 @@ export async function benchHttp(options: HttpBenchOptions): Promise<Comparison[]
     await agent.close();
     await agent2.close();
     await provider.shutdown();
+    await meterProvider.shutdown();
+    await batched.shutdown();
+    context.disable();
     server.stop();
   }
   return results;

@@ -7,8 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
+  BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -20,6 +24,11 @@ import { throughput } from './stats.js';
 import { delivery } from './webhooks.js';
 
 const [figure, out] = process.argv.slice(2);
+
+class Reader extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
 const PAYMENT = { method: 'card', amount_cents: 12_500 } as const;
 if (!figure || !out)
   throw new Error(
@@ -45,12 +54,21 @@ async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): v
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const traced = client.withOptions({ tracer: provider.getTracer('profile') });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const batched = new BasicTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(new InMemorySpanExporter(), { maxQueueSize: 1_000_000 })],
+  });
+  const observed = client.withOptions({
+    tracer: batched.getTracer('profile'),
+    meter: new MeterProvider({ readers: [new Reader()] }).getMeter('profile'),
+  });
   const calls: Record<string, () => Promise<unknown>> = {
     get: () => client.orders.get(ORDER_ID),
     'get-traced': () => {
       if (exporter.getFinishedSpans().length > 10_000) exporter.reset();
       return traced.orders.get(ORDER_ID);
     },
+    'get-observed': () => observed.orders.get(ORDER_ID),
     'get-raw': async () => (await request(url, { dispatcher: agent, headers })).body.json(),
     create: () => client.orders.create(payload),
     pay: () => client.payments.create(ORDER_ID, PAYMENT, { idempotencyKey: randomUUID() }),

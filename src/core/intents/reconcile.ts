@@ -117,7 +117,9 @@ async function readOrder(
       return await io.readOrder(orderId, signal);
     } catch (error) {
       const status = (error as { status?: unknown } | undefined)?.status;
-      const final = typeof status === 'number' && status < 500 && status !== 408 && status !== 429;
+      // A 2xx whose body could not be read (InvalidResponseError) is a lost answer: read again.
+      const final =
+        typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
       if (final || signal?.aborted || Date.now() + wait >= until) throw error;
       io.log?.(
         'debug',
