@@ -39,7 +39,18 @@ export type {
   TokenEvent,
 } from './core/observe/events.js';
 export type { Logger, LogLevel } from './core/observe/logger.js';
-export type { PaymentsTracer, TraceAttributeValue, TraceSpan } from './core/observe/tracing.js';
+export type {
+  MetricAttributes,
+  MetricCounter,
+  MetricHistogram,
+  PaymentsMeter,
+} from './core/observe/metrics.js';
+export type {
+  PaymentsTracer,
+  SpanStartOptions,
+  TraceAttributeValue,
+  TraceSpan,
+} from './core/observe/tracing.js';
 export type { AccessTokenSource, PaymentsClientOptions, ReconcileMode } from './core/options/options.js';
 export type { ClientOverrides } from './core/options/overrides.js';
 export type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './core/stores/intent-store.js';

@@ -2,7 +2,12 @@
 // so that a client without a meter builds no event and loads no OpenTelemetry code (api.md 11).
 import type { TraceAttributeValue, TraceTarget } from './tracing.js';
 
-/** Attributes of one measurement. */
+/**
+ * Attributes of one measurement.
+ *
+ * @example
+ * const attributes: MetricAttributes = { 'url.template': '/pos/v1/orders/{order_id}' };
+ */
 export type MetricAttributes = Record<string, TraceAttributeValue>;
 
 /**
@@ -14,6 +19,7 @@ export type MetricAttributes = Record<string, TraceAttributeValue>;
  * const client = new PaymentsClient({ meter: metrics.getMeter('checkout-service') });
  */
 export interface PaymentsMeter {
+  /** Creates a histogram (durations, waits), with the bucket boundaries advised. */
   createHistogram(
     name: string,
     options?: {
@@ -21,11 +27,31 @@ export interface PaymentsMeter {
       unit?: string;
       advice?: { explicitBucketBoundaries?: number[] };
     },
-  ): { record(value: number, attributes?: MetricAttributes): void };
-  createCounter(
-    name: string,
-    options?: { description?: string; unit?: string },
-  ): { add(value: number, attributes?: MetricAttributes): void };
+  ): MetricHistogram;
+  /** Creates a counter (retries, token mints, reconciliations). */
+  createCounter(name: string, options?: { description?: string; unit?: string }): MetricCounter;
+}
+
+/**
+ * The part of an OpenTelemetry `Histogram` the SDK uses.
+ *
+ * @example
+ * const histogram: MetricHistogram = meter.createHistogram('checkout.duration', { unit: 's' });
+ */
+export interface MetricHistogram {
+  /** Records one value with its attributes. */
+  record(value: number, attributes?: MetricAttributes): void;
+}
+
+/**
+ * The part of an OpenTelemetry `Counter` the SDK uses.
+ *
+ * @example
+ * const counter: MetricCounter = meter.createCounter('checkout.orders');
+ */
+export interface MetricCounter {
+  /** Adds `value` with its attributes. */
+  add(value: number, attributes?: MetricAttributes): void;
 }
 
 /** The HTTP semantic conventions' advised boundaries for request durations, in seconds. */

@@ -62,6 +62,7 @@ export interface PaymentsTracer {
    * Starts the span and runs `fn` with it as the active context (every OpenTelemetry `Tracer` has
    * it): the call's attempts, the middleware below the tracer and an HTTP auto-instrumentation's
    * spans are then its children, wherever a context manager is registered.
+   * @typeParam F The function run with the span; its result is returned.
    */
   startActiveSpan?<F extends (span: TraceSpan) => unknown>(
     name: string,
@@ -70,7 +71,12 @@ export interface PaymentsTracer {
   ): ReturnType<F>;
 }
 
-/** The options the SDK starts a span with. */
+/**
+ * The options the SDK starts a span with.
+ *
+ * @example
+ * const options: SpanStartOptions = { kind: 2, attributes: { 'http.request.method': 'GET' } };
+ */
 export interface SpanStartOptions {
   kind?: number;
   attributes?: Record<string, TraceAttributeValue>;
