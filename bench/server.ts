@@ -34,14 +34,18 @@ const ORDER = JSON.stringify({
 });
 
 const CREATED = JSON.stringify({ order_id: ORDER_ID, status: 'open', total_cents: 12_500, created_at: NOW });
-const PAYMENT = JSON.stringify({
-  payment_id: '5c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
-  order_id: ORDER_ID,
-  status: 'pending',
-  amount_cents: 12_500,
-  method: 'card',
-  created_at: NOW,
-});
+// Every payment its own id, as the service gives (a payment id the intent store saw for another
+// key would be refused as that key's: the same id for every payment would not be a success path).
+let payments = 0;
+const payment = () =>
+  JSON.stringify({
+    payment_id: `5c1d2e3f-4a5b-4c6d-8e7f-${(++payments).toString(16).padStart(12, '0')}`,
+    order_id: ORDER_ID,
+    status: 'pending',
+    amount_cents: 12_500,
+    method: 'card',
+    created_at: NOW,
+  });
 const TOKEN = JSON.stringify({ access_token: 'bench-token', token_type: 'Bearer', expires_in: 3600 });
 
 function serve(): void {
@@ -54,7 +58,7 @@ function serve(): void {
         ? url.endsWith('/oauth2/token')
           ? TOKEN
           : url.endsWith('/payments')
-            ? PAYMENT
+            ? payment()
             : CREATED
         : ORDER;
       res.writeHead(post ? 201 : 200, {

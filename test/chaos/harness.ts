@@ -372,7 +372,14 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     if (!controlFound) breach('the secret scan did not find the planted secrets (positive control)');
     for (const [name, lines] of found) breach(`${name} leaked into the clients' output (${lines} lines)`);
     for (const line of server_.broken) breach(line);
-    for (const line of server_.proxy.heldOverExamples) breach(`an abandoned request ${line}`);
+    // The clients close an abandoned request when their own timer fires, so a stall of the clients'
+    // loop delays it as much, which the proxy's clock cannot tell from a late client: an overrun within
+    // the clients' longest stall is theirs (their own clock judges every attempt above), not the SDK's.
+    for (const line of server_.proxy.heldOverExamples) {
+      const held = Number(/held (\d+) ms/.exec(line)?.[1] ?? Number.POSITIVE_INFINITY);
+      if (held > options.timeoutMs + options.marginMs + clientLoopDelayMaxMs)
+        breach(`an abandoned request ${line} (the clients' loop stalled at most ${clientLoopDelayMaxMs} ms)`);
+    }
     if (unhandled > 0) breach(`${unhandled} unhandled rejections`);
     attemptOverruns.judge();
     deadlineOverruns.judge();
