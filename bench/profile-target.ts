@@ -32,7 +32,7 @@ class Reader extends MetricReader {
 const PAYMENT = { method: 'card', amount_cents: 12_500 } as const;
 if (!figure || !out)
   throw new Error(
-    'usage: profile-target.ts get|get-traced|get-raw|create|pay|webhook-1k|webhook-16k <out.cpuprofile>',
+    'usage: profile-target.ts get|get-traced|get-raw|create|pay|pay-plain|webhook-1k|webhook-16k <out.cpuprofile>',
   );
 
 async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): void }> {
@@ -62,6 +62,11 @@ async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): v
     tracer: batched.getTracer('profile'),
     meter: new MeterProvider({ readers: [new Reader()] }).getMeter('profile'),
   });
+  // The payments resource over a requester with no intent layer (0.2.0's path), for `pay-plain`.
+  const Payments = client.payments.constructor as new (r: {
+    request: typeof client.request;
+  }) => typeof client.payments;
+  const plainPayments = new Payments({ request: (spec) => client.request(spec) });
   const calls: Record<string, () => Promise<unknown>> = {
     get: () => client.orders.get(ORDER_ID),
     'get-traced': () => {
@@ -71,12 +76,13 @@ async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): v
     'get-observed': () => observed.orders.get(ORDER_ID),
     'get-raw': async () => (await request(url, { dispatcher: agent, headers })).body.json(),
     create: () => client.orders.create(payload),
+    'pay-plain': () => plainPayments.create(ORDER_ID, PAYMENT),
     pay: () => client.payments.create(ORDER_ID, PAYMENT, { idempotencyKey: randomUUID() }),
   };
   const call = calls[figure!];
   if (!call) throw new Error(`unknown figure ${figure}`);
   return {
-    run: (n) => throughput(call, n, figure === 'create' || figure === 'pay' ? 1 : 64),
+    run: (n) => throughput(call, n, figure === 'create' || figure?.startsWith('pay') ? 1 : 64),
     stop: () => server.stop(),
   };
 }
