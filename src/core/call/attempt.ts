@@ -89,20 +89,7 @@ export function readAttempt<S extends z.ZodType>(
   if (status >= 200 && status < 300) {
     const parsed = parseSuccess(res, spec.response, spec);
     const requestId = parsed.ok ? parsed.requestId : parsed.error.requestId;
-    if (events?.wants('response')) {
-      const durationMs = Date.now() - started;
-      const attempt = state.attempts;
-      events.emit('response', {
-        callId: state.callId,
-        method,
-        path,
-        route: state.route,
-        status,
-        attempt,
-        durationMs,
-        requestId,
-      });
-    }
+    if (events?.wants('response')) emitResponse(events, spec, state, status, started, requestId);
     log?.('debug', `${method} ${path} -> ${status} (${Date.now() - started} ms)`, state.logFields);
     if (parsed.ok) {
       if (meta) {
@@ -117,24 +104,32 @@ export function readAttempt<S extends z.ZodType>(
   }
   const error = errorFromResponse(res);
   const durationMs = Date.now() - started;
-  if (events?.wants('response')) {
-    const { requestId } = error;
-    const attempt = state.attempts;
-    events.emit('response', {
-      callId: state.callId,
-      method,
-      path,
-      route: state.route,
-      status,
-      attempt,
-      durationMs,
-      requestId,
-    });
-  }
+  if (events?.wants('response')) emitResponse(events, spec, state, status, started, error.requestId);
   log?.(
     'debug',
     `${method} ${path} -> ${status} (${durationMs} ms, request_id ${error.requestId ?? 'none'})`,
     state.logFields,
   );
   return { ok: false, error, failure: { kind: 'status', status, retryAfterMs: error.retryAfterMs } };
+}
+
+/** The `response` event of an attempt that got an answer. */
+function emitResponse(
+  events: EventSink,
+  spec: RequestSpec,
+  state: CallState,
+  status: number,
+  started: number,
+  requestId: string | undefined,
+): void {
+  events.emit('response', {
+    callId: state.callId,
+    method: spec.method,
+    path: spec.path,
+    route: state.route,
+    status,
+    attempt: state.attempts,
+    durationMs: Date.now() - started,
+    requestId,
+  });
 }
