@@ -13,7 +13,7 @@ import type { RateLimiter } from '../limits/limiter.js';
 import { type AttemptFailure, decideRetry, isAmbiguous, type RetryDecision } from '../limits/retry.js';
 import type { EventSink, RetryReason } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
-import { lowerCaseHeaders } from '../options/options.js';
+import { lowerCaseHeaders } from '../options/checks.js';
 import type { Transport, TransportResponse } from '../transport/transport.js';
 import { APIPromise, type ResponseMeta, responseMeta } from './api-promise.js';
 import {

@@ -9,7 +9,7 @@ import { PaymentsError } from '../errors/base-error.js';
 import { CallError } from '../errors/call-error.js';
 import { IdempotencyConflictError, RequestValidationError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
-import { type ReconcileMode, reconcileMode } from '../options/options.js';
+import { type ReconcileMode, reconcileMode } from '../options/checks.js';
 import { type IntentRecord, revise } from '../stores/intent-store.js';
 import { type IntentIO, reconcilePayment, reconcileRefund, type Verdict } from './reconcile.js';
 

@@ -2,16 +2,8 @@
 import { ConfigurationError } from '../errors/api-errors.js';
 import { resolveRateLimit } from '../limits/rate-limit.js';
 import { isLogLevel } from '../observe/logger.js';
-import {
-  checkMeter,
-  count,
-  duration,
-  lowerCaseHeaders,
-  middlewareList,
-  type PaymentsClientOptions,
-  type ResolvedOptions,
-  reconcileMode,
-} from './options.js';
+import { checkMeter, count, duration, lowerCaseHeaders, middlewareList, reconcileMode } from './checks.js';
+import type { PaymentsClientOptions, ResolvedOptions } from './options.js';
 
 /**
  * What `client.withOptions()` may change: everything that does not need other credentials, another
