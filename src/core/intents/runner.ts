@@ -5,12 +5,12 @@ import { sleep } from '../../internal/sleep.js';
 import { APIPromise, metaOf, type ResponseMeta, responseMeta } from '../call/api-promise.js';
 import { restate } from '../call/final-error.js';
 import type { IntentCall, RequestOptions } from '../call/types.js';
-import { PaymentsError } from '../errors/base-error.js';
 import { CallError } from '../errors/call-error.js';
-import { IdempotencyConflictError, RequestValidationError } from '../errors/local-errors.js';
+import { IdempotencyConflictError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
 import { type ReconcileMode, reconcileMode } from '../options/checks.js';
 import { type IntentRecord, revise } from '../stores/intent-store.js';
+import { checkKey, lostLease, storeFailure } from './failures.js';
 import { type IntentIO, reconcilePayment, reconcileRefund, type Verdict } from './reconcile.js';
 
 /** A call holds its key's lease this long when it has no `deadlineMs` (api.md 17). */
@@ -24,13 +24,6 @@ export interface IntentConfig extends IntentIO {
   reconcile: ReconcileMode;
   deadlineMs: number | undefined;
   maxRetries: number;
-}
-
-function checkKey(kind: string, key: unknown): string {
-  if (typeof key === 'string' && key.length > 0 && key.length <= 255) return key;
-  throw new RequestValidationError(kind, [
-    { path: ['idempotencyKey'], message: 'must be a non-empty string of at most 255 characters' },
-  ]);
 }
 
 /** Runs payment and refund creations exactly once per key. */
@@ -101,7 +94,7 @@ export class IntentRunner {
           sends: record.sends + 1,
           updatedAt: at,
         });
-        if ((await this.#put(record, owner, false)) === 'lost') throw this.#lost(call.kind, key);
+        if ((await this.#put(record, owner, false)) === 'lost') throw lostLease(call.kind, key);
       }
       sent++;
       try {
@@ -292,14 +285,6 @@ export class IntentRunner {
     return this.#store(() => this.cfg.store.put(record, owner, release));
   }
 
-  #lost(kind: string, key: string): CallError {
-    const error = new CallError(
-      `Idempotency key '${key}' was taken over by another call (this call's lease ran out); this call sent nothing more. Call again with the same key to get the ${kind}.`,
-    );
-    error.idempotencyKey = key;
-    return error;
-  }
-
   /** A store call; its failure becomes a PaymentsError saying nothing more was sent (no extra await). */
   #store<R>(op: () => Promise<R>): Promise<R> {
     try {
@@ -308,12 +293,4 @@ export class IntentRunner {
       return Promise.reject(error).then(undefined, storeFailure);
     }
   }
-}
-
-function storeFailure(error: unknown): never {
-  if (error instanceof PaymentsError) throw error;
-  throw new PaymentsError(
-    `The intent store failed (${error instanceof Error ? error.message : String(error)}); nothing more was sent.`,
-    { cause: error },
-  );
 }

@@ -1,0 +1,30 @@
+// The runner's own errors: a key that is not one, a lease another call took over, a failing store.
+import { PaymentsError } from '../errors/base-error.js';
+import { CallError } from '../errors/call-error.js';
+import { RequestValidationError } from '../errors/local-errors.js';
+
+/** The idempotency key of a call, refused before anything is sent unless it is 1 to 255 characters. */
+export function checkKey(kind: string, key: unknown): string {
+  if (typeof key === 'string' && key.length > 0 && key.length <= 255) return key;
+  throw new RequestValidationError(kind, [
+    { path: ['idempotencyKey'], message: 'must be a non-empty string of at most 255 characters' },
+  ]);
+}
+
+/** The error of a call whose lease passed to another call: it sent nothing more. */
+export function lostLease(kind: string, key: string): CallError {
+  const error = new CallError(
+    `Idempotency key '${key}' was taken over by another call (this call's lease ran out); this call sent nothing more. Call again with the same key to get the ${kind}.`,
+  );
+  error.idempotencyKey = key;
+  return error;
+}
+
+/** A store's failure, as a PaymentsError saying nothing more was sent. */
+export function storeFailure(error: unknown): never {
+  if (error instanceof PaymentsError) throw error;
+  throw new PaymentsError(
+    `The intent store failed (${error instanceof Error ? error.message : String(error)}); nothing more was sent.`,
+    { cause: error },
+  );
+}
