@@ -13,9 +13,9 @@ import { type RecoveredIntent, type RecoverOptions, recoverIntents } from './cor
 import { IntentRunner } from './core/intents/runner.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
-import type { EventSink, PaymentsClientEvents, TokenEvent } from './core/observe/events.js';
+import type { EventSink, PaymentsClientEvents } from './core/observe/events.js';
 import { makeLog } from './core/observe/logger.js';
-import { ClientMetrics } from './core/observe/metrics.js';
+import { clientSink, listenerSink } from './core/observe/sinks.js';
 import { traceTarget, tracingMiddleware } from './core/observe/tracing.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options/options.js';
 import { type ClientOverrides, resolveOverrides } from './core/options/overrides.js';
@@ -113,27 +113,9 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     this.#limiter =
       lineage?.limiter ??
       (rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log));
-    const parent = lineage?.parent;
-    const self = this as unknown as { emit(name: string, payload: unknown): boolean };
-    // Events go to this client's listeners, then to its parent's (a derived client's calls too);
-    // the meter of the client that made the call records them once.
-    const listeners: EventSink = {
-      wants: (name) => this.listenerCount(name) > 0 || parent?.wants(name) === true,
-      emit: (name, payload) => {
-        self.emit(name, payload);
-        parent?.emit(name, payload);
-      },
-    };
-    this.#listeners = listeners;
-    const metrics = resolved.meter && new ClientMetrics(resolved.meter, traceTarget(resolved.baseUrl));
-    this.#events = {
-      wants: metrics ? (name) => ClientMetrics.EVENTS.has(name) || listeners.wants(name) : listeners.wants,
-      emit: (name, payload) => {
-        metrics?.record(name, payload as unknown as Record<string, unknown>);
-        listeners.emit(name, payload);
-        if (name === 'token' && log) log('info', `access token ${(payload as TokenEvent).action}`);
-      },
-    };
+    // Events go to this client's listeners, then to its parent's; its meter records its own calls.
+    this.#listeners = listenerSink(this as unknown as Parameters<typeof listenerSink>[0], lineage?.parent);
+    this.#events = clientSink(this.#listeners, resolved.meter, resolved.baseUrl, log);
     const core = new HttpCore({
       baseUrl: resolved.baseUrl,
       transport,

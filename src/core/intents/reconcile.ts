@@ -1,6 +1,7 @@
 // Reconciliation: after a payment or refund's answer was lost, what the service's own records say
 // happened to it (landed, not landed, unknown), by the rules of match.ts and docs/idempotency.md.
 import { sleep } from '../../internal/sleep.js';
+import { RETRYABLE_STATUSES } from '../limits/retry.js';
 import type { LogFn } from '../observe/logger.js';
 import type { IntentRecord, IntentStore } from '../stores/intent-store.js';
 import { type ListedPayment, matchPayments, matchRefunds, skewOf } from './match.js';
@@ -117,9 +118,10 @@ async function readOrder(
       return await io.readOrder(orderId, signal);
     } catch (error) {
       const status = (error as { status?: unknown } | undefined)?.status;
-      // A 2xx whose body could not be read (InvalidResponseError) is a lost answer: read again.
+      // A refusal the retry policy would not retry either is final; a 2xx whose body could not be
+      // read (InvalidResponseError) is a lost answer: read again.
       const final =
-        typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
+        typeof status === 'number' && status >= 400 && status < 500 && !RETRYABLE_STATUSES.has(status);
       if (final || signal?.aborted || Date.now() + wait >= until) throw error;
       io.log?.(
         'debug',
