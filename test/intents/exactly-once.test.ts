@@ -137,6 +137,82 @@ describe('the same key', () => {
   });
 });
 
+describe("the in-memory store's synchronous path", () => {
+  // The runner begins and finishes a new key on the SDK's own MemoryIntentStore without awaiting it;
+  // a subclass that overrides begin or put is a store of its own, and goes through them.
+  class CountingStore extends MemoryIntentStore {
+    begins = 0;
+    puts = 0;
+    override begin(...args: Parameters<MemoryIntentStore['begin']>) {
+      this.begins++;
+      return super.begin(...args);
+    }
+    override put(...args: Parameters<MemoryIntentStore['put']>) {
+      this.puts++;
+      return super.put(...args);
+    }
+  }
+
+  it("uses a subclass's begin and put, and keeps the guarantee", async () => {
+    const intentStore = new CountingStore();
+    const c = client({ intentStore });
+    const orderId = await order(c);
+    const params = { method: 'card', amount_cents: 700 } as const;
+    const first = await c.payments.create(orderId, params, { idempotencyKey: 'sub-1' });
+    const again = await c.payments.create(orderId, params, { idempotencyKey: 'sub-1' });
+    expect(again.payment_id).toBe(first.payment_id);
+    expect(intentStore.begins).toBe(2);
+    expect(intentStore.puts).toBe(1);
+    expect(creates).toBe(1);
+  });
+
+  it('records what a new key produced, as the store hands it out', async () => {
+    const intentStore = new MemoryIntentStore();
+    const c = client({ intentStore });
+    const orderId = await order(c);
+    const payment = await c.payments.create(
+      orderId,
+      { method: 'card', amount_cents: 800 },
+      { idempotencyKey: 'sync-1' },
+    );
+    expect(await intentStore.get('sync-1')).toMatchObject({
+      state: 'landed',
+      resultId: payment.payment_id,
+      sends: 1,
+      result: { payment_id: payment.payment_id },
+    });
+    // Not leased any more: another client takes the key at once and gets the payment back.
+    const other = client({ intentStore, deadlineMs: 100 });
+    expect(
+      (
+        await other.payments.create(
+          orderId,
+          { method: 'card', amount_cents: 800 },
+          { idempotencyKey: 'sync-1' },
+        )
+      ).payment_id,
+    ).toBe(payment.payment_id);
+    expect(creates).toBe(1);
+  });
+
+  it('refuses a bad reconcile option before anything is sent', async () => {
+    const c = client();
+    const orderId = await order(c);
+    const error = await failure(
+      c.payments.create(
+        orderId,
+        { method: 'card', amount_cents: 100 },
+        {
+          idempotencyKey: 'bad-mode',
+          reconcile: 'sometimes' as 'auto',
+        },
+      ),
+    );
+    expect(error).toMatchObject({ name: 'ConfigurationError' });
+    expect(creates).toBe(0);
+  });
+});
+
 describe('a lost answer is reconciled with the order', () => {
   it.each([
     ['a reset after the payment was made', { network: true }],

@@ -205,6 +205,21 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin> {
+    const begun = this.beginNow({ ...draft }, owner, leaseMs);
+    return begun.status === 'busy' ? begun : { status: begun.status, record: { ...begun.record } };
+  }
+
+  async put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'> {
+    return this.putNow({ ...record }, owner, release);
+  }
+
+  /**
+   * {@link begin} at once (the SDK's runner calls it on this class's own store: no await on the
+   * success path). A new key's record is `draft` itself, kept by the store: the caller must not
+   * change it (nor a `done` or `conflict` record, which are the store's own).
+   * @internal
+   */
+  beginNow(draft: IntentRecord, owner: string, leaseMs: number): IntentBegin {
     const now = Date.now();
     // Every 256 calls, and at the cap (which open intents, never dropped, may keep it at: then a
     // pass every 256 calls too).
@@ -215,18 +230,19 @@ export class MemoryIntentStore implements IntentStore {
     }
     const held = this.#held.get(draft.key);
     if (!held) {
-      this.#held.set(draft.key, { record: { ...draft }, owner, until: now + leaseMs });
+      // The store keeps `draft` itself: the SDK's runner never changes a record it holds (it writes a
+      // new one), and `begin` hands other callers a copy.
+      this.#held.set(draft.key, { record: draft, owner, until: now + leaseMs });
       let order = this.#orders.get(draft.orderId);
       if (!order) {
         order = { keys: new Set<string>(), results: new Map<string, string>() };
         this.#orders.set(draft.orderId, order);
       }
       order.keys.add(draft.key);
-      return { status: 'acquired', record: { ...draft } };
+      return { status: 'acquired', record: draft };
     }
-    if (held.record.fingerprint !== draft.fingerprint)
-      return { status: 'conflict', record: { ...held.record } };
-    if (held.record.state === 'landed') return { status: 'done', record: { ...held.record } };
+    if (held.record.fingerprint !== draft.fingerprint) return { status: 'conflict', record: held.record };
+    if (held.record.state === 'landed') return { status: 'done', record: held.record };
     if (held.owner !== undefined && held.owner !== owner && held.until > now)
       return { status: 'busy', until: held.until };
     held.owner = owner;
@@ -234,7 +250,11 @@ export class MemoryIntentStore implements IntentStore {
     return { status: 'acquired', record: { ...held.record } };
   }
 
-  async put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'> {
+  /**
+   * {@link put} at once; the store keeps `record` itself (the caller hands it over).
+   * @internal
+   */
+  putNow(record: IntentRecord, owner: string, release: boolean): 'ok' | 'lost' | 'taken' {
     const held = this.#held.get(record.key);
     if (!held || held.owner !== owner) return 'lost';
     const order = this.#orders.get(record.orderId);
@@ -243,7 +263,7 @@ export class MemoryIntentStore implements IntentStore {
       if (holder !== undefined && holder !== record.key) return 'taken';
       order.results.set(record.resultId, record.key);
     }
-    held.record = { ...record };
+    held.record = record;
     if (release) held.owner = undefined;
     return 'ok';
   }

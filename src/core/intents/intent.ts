@@ -1,0 +1,85 @@
+// What one call under an idempotency key starts from, and the records and options the runner
+// derives from it (src/core/intents/runner.ts).
+import { textDigest } from '../../internal/key-hash.js';
+import type { IntentCall, RequestOptions } from '../call/types.js';
+import { type ReconcileMode, reconcileMode } from '../options/checks.js';
+import type { IntentRecord } from '../stores/intent-store.js';
+import { checkKey } from './failures.js';
+
+/** A call holds its key's lease this long when it has no `deadlineMs` (api.md 17). */
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** A call's key, its lease and owner, and the record a new key starts with. */
+export interface Intent {
+  key: string;
+  mode: ReconcileMode;
+  leaseMs: number;
+  until: number;
+  owner: string;
+  draft: IntentRecord;
+}
+
+/**
+ * The intent of `call`, whose lease `owner` holds; the client's `reconcile` and `deadlineMs` apply
+ * where the call's options give none. A bad key or `reconcile` throws before anything is sent.
+ */
+export function newIntent(
+  call: IntentCall<unknown>,
+  defaults: { reconcile: ReconcileMode; deadlineMs: number | undefined },
+  owner: string,
+): Intent {
+  const opts = call.options;
+  const key = checkKey(call.kind, opts?.idempotencyKey ?? crypto.randomUUID());
+  const mode = reconcileMode(opts?.reconcile, defaults.reconcile);
+  const leaseMs = opts?.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_LEASE_MS;
+  const now = Date.now();
+  const draft: IntentRecord = {
+    key,
+    kind: call.kind,
+    // The params are the validated body: strict schemas give their keys in one order, so equal params
+    // serialise alike.
+    fingerprint: textDigest(
+      `${call.kind}|${call.orderId}|${call.paymentId ?? ''}|${JSON.stringify(call.params)}`,
+    ),
+    orderId: call.orderId,
+    paymentId: call.paymentId,
+    amountCents: call.params.amount_cents,
+    method: call.params.method,
+    // A new key is recorded as sent in the same write that creates it (the send follows at once;
+    // a crash in between reads as "sent, not landed" after settleMs): one store call less.
+    state: 'open',
+    firstSentAt: now,
+    lastSentAt: now,
+    sends: 1,
+    // Every field set from the start: the landed copy keeps the same shape.
+    resultId: undefined,
+    result: undefined,
+    candidates: undefined,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { key, mode, leaseMs, until: now + leaseMs, owner, draft };
+}
+
+/** The options of one send: the caller's, without the key's, within what is left of the lease. */
+export function sendOptions(call: IntentCall<unknown>, until: number): RequestOptions {
+  const options: RequestOptions = Object.assign({}, call.options);
+  options.idempotencyKey = undefined;
+  options.reconcile = undefined;
+  options.deadlineMs = Math.max(1, until - Date.now());
+  return options;
+}
+
+/** `record` landed with the resource `data` the create call returned, as a new record. */
+export function landedRecord(record: IntentRecord, kind: IntentRecord['kind'], data: unknown): IntentRecord {
+  const id = (data as { payment_id?: string; refund_id?: string })[
+    kind === 'payment' ? 'payment_id' : 'refund_id'
+  ];
+  // One copy, its fields set one by one (a literal of changes would be a second object a call).
+  const landed = Object.assign({}, record);
+  landed.state = 'landed';
+  landed.resultId = id;
+  landed.result = data as Record<string, unknown>;
+  landed.updatedAt = Date.now();
+  return landed;
+}
