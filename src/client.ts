@@ -16,7 +16,7 @@ import { rateLimitKey } from './core/limits/rate-limit.js';
 import type { EventSink, PaymentsClientEvents } from './core/observe/events.js';
 import { makeLog } from './core/observe/logger.js';
 import { clientSink, listenerSink } from './core/observe/sinks.js';
-import { traceTarget, tracingMiddleware } from './core/observe/tracing.js';
+import { callTracer, traceTarget } from './core/observe/tracing.js';
 import { type PaymentsClientOptions, type ResolvedOptions, resolveOptions } from './core/options/options.js';
 import { type ClientOverrides, resolveOverrides } from './core/options/overrides.js';
 import { type IntentStore, MemoryIntentStore } from './core/stores/intent-store.js';
@@ -130,9 +130,8 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       events: this.#events,
       log,
       secrets,
-      middleware: resolved.tracer
-        ? [tracingMiddleware(resolved.tracer, traceTarget(resolved.baseUrl)), ...resolved.middleware]
-        : resolved.middleware,
+      middleware: resolved.middleware,
+      trace: resolved.tracer && callTracer(resolved.tracer, traceTarget(resolved.baseUrl)),
       limiter: this.#limiter,
       explain: (error, spec) => explainScope(error, spec.scope, this.#authSetup),
     });

@@ -141,4 +141,28 @@ describeTransports('tracing', (t) => {
     const sent = t.requests('GET').map((r) => r.headers.traceparent);
     expect(sent).toEqual([undefined, undefined, expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)]);
   });
+
+  it('sends no traceparent for a tracer whose ids are not lower-case hex (nothing of them reaches a header)', async () => {
+    t.use(http.get('*/pos/v1/orders/:id', () => HttpResponse.json(order)));
+    const tracerWith = (traceId: string, spanId: string, traceFlags = 1) => ({
+      startSpan: () => ({
+        spanContext: () => ({ traceId, spanId, traceFlags }),
+        setAttribute() {},
+        setStatus() {},
+        addEvent() {},
+        end() {},
+      }),
+    });
+    const good = ['0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331'] as const;
+    for (const [traceId, spanId] of [
+      [`${good[0].slice(0, 30)}\r\n`, good[1]],
+      [good[0].toUpperCase(), good[1]],
+      [good[0], `${good[1]}0`],
+    ]) {
+      await t.client({ tracer: tracerWith(traceId!, spanId!) }).orders.get(ORDER_ID);
+    }
+    await t.client({ tracer: tracerWith(good[0], good[1], 0) }).orders.get(ORDER_ID); // positive control
+    const sent = t.requests('GET').map((r) => r.headers.traceparent);
+    expect(sent).toEqual([undefined, undefined, undefined, `00-${good[0]}-${good[1]}-00`]);
+  });
 });

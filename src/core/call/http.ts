@@ -25,7 +25,7 @@ import {
 } from './attempt.js';
 import { bodyOf, CallState, callResult, endEvent, queryString } from './call-state.js';
 import { deadlineError, finishError, waitForToken } from './final-error.js';
-import { type Middleware, runMiddleware } from './middleware.js';
+import { type CallTracer, type Middleware, runMiddleware } from './middleware.js';
 import type { CoreSpec, RequestSpec } from './types.js';
 
 /** What the core needs from the client. */
@@ -45,8 +45,10 @@ export interface CoreConfig {
   explain?: (error: unknown, spec: RequestSpec) => unknown;
   /** The client's secrets, for the one redaction of a finished error. */
   secrets: SecretRegistry;
-  /** Around every call, the first outermost (the tracer's first when there is one). @default [] */
+  /** Around every call, the first outermost. @default [] */
   middleware: readonly Middleware[];
+  /** Around the middleware and the attempts: the call's span, when the client has a tracer. */
+  trace?: CallTracer | undefined;
 }
 
 const REASON: Record<AttemptFailure['kind'], RetryReason> = {
@@ -79,13 +81,23 @@ export class HttpCore {
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
     const { events } = this.#config;
-    // The hot path: nobody waits for the call's `end`, so no frame around the attempts.
-    if (!events.wants('end')) {
-      const headers = this.#headers(spec);
-      const state = this.#state(spec, headers);
-      return APIPromise.from(this.#wrapped(spec, state, headers, meta), meta);
-    }
-    return APIPromise.from(this.#call(spec, meta), meta);
+    const headers = this.#headers(spec);
+    const state = this.#state(spec, headers);
+    const data = this.#wrapped(spec, state, headers, meta);
+    // The hot path: nobody waits for the call's `end`, so nothing around the attempts.
+    if (!events.wants('end')) return APIPromise.from(data, meta);
+    // Two callbacks, not an async frame (a meter wants every `end`: its figure is measured).
+    const ended = data.then(
+      (value) => {
+        if (events.wants('end')) events.emit('end', endEvent(state, true, undefined));
+        return value;
+      },
+      (error: unknown) => {
+        if (events.wants('end')) events.emit('end', endEvent(state, false, error));
+        throw error;
+      },
+    );
+    return APIPromise.from(ended, meta);
   }
 
   /** Attempts and retries without a call's id, middleware or events: the token grant. */
@@ -95,22 +107,20 @@ export class HttpCore {
     return this.#run(spec, state, headers, undefined, false);
   }
 
-  async #call<S extends z.ZodType>(spec: RequestSpec<S>, meta: ResponseMeta): Promise<z.infer<S>> {
-    const { events } = this.#config;
-    const headers = this.#headers(spec);
-    const state = this.#state(spec, headers);
-    try {
-      const value = await this.#wrapped(spec, state, headers, meta);
-      if (events.wants('end')) events.emit('end', endEvent(state, true, undefined));
-      return value;
-    } catch (error) {
-      if (events.wants('end')) events.emit('end', endEvent(state, false, error));
-      throw error;
-    }
+  /** The attempts inside the middleware, inside the call's span when there is a tracer. */
+  #wrapped<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    state: CallState,
+    headers: Record<string, string>,
+    meta: ResponseMeta,
+  ): Promise<z.infer<S>> {
+    const trace = this.#config.trace;
+    if (!trace) return this.#inner(spec, state, headers, meta);
+    return trace(state, meta, () => this.#inner(spec, state, headers, meta)) as Promise<z.infer<S>>;
   }
 
   /** The attempts inside the middleware (promise callbacks, not async frames: tracing is measured). */
-  #wrapped<S extends z.ZodType>(
+  #inner<S extends z.ZodType>(
     spec: RequestSpec<S>,
     state: CallState,
     headers: Record<string, string>,

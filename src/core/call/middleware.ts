@@ -2,12 +2,13 @@
  * Middleware: around-functions that wrap every call (not every attempt). A middleware sees the call
  * (method, route, path, call id, the outgoing headers it may change) and decides when to hand it on
  * with `next()`; what `next()` resolves with, or the error it rejects with, is what the caller gets
- * unless the middleware returns or throws something else. The client's tracing is one of them.
+ * unless the middleware returns or throws something else. The client's tracer runs around them all
+ * (a {@link CallTracer}, not a middleware: a call without middleware keeps the direct path).
  */
 
 import { PaymentsError } from '../errors/base-error.js';
 import type { RetryReason } from '../observe/events.js';
-import type { APIResponse } from './api-promise.js';
+import type { APIResponse, ResponseMeta } from './api-promise.js';
 
 /**
  * One retry of a call, as {@link Call.retries} lists them.
@@ -115,3 +116,9 @@ export function runMiddleware(
   };
   return step(0);
 }
+
+/**
+ * Runs a call's middleware and attempts (`run`) inside the call's span (src/core/observe/tracing.ts).
+ * When `run` resolves, `meta.status` is the status of the response that succeeded.
+ */
+export type CallTracer = (call: Call, meta: ResponseMeta, run: () => Promise<unknown>) => Promise<unknown>;

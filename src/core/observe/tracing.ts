@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry tracing as a middleware: one CLIENT span per call with the stable HTTP semantic
+ * OpenTelemetry tracing around every call: one CLIENT span per call with the stable HTTP semantic
  * conventions, its retries as span events, ERROR status on failure, and the W3C `traceparent` of
  * the span sent on every attempt. The span is the active context while the call runs (the
  * tracer's `startActiveSpan`), and its ids go on the call's log lines.
@@ -8,7 +8,8 @@
  * (which starts spans under the active context by itself), and the `traceparent` header is
  * formatted from the span's own context, so a client without a tracer loads no OpenTelemetry code.
  */
-import type { Call, CallResult, Middleware } from '../call/middleware.js';
+import type { ResponseMeta } from '../call/api-promise.js';
+import type { Call, CallTracer } from '../call/middleware.js';
 
 /**
  * An attribute value, as OpenTelemetry defines it.
@@ -87,15 +88,20 @@ const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 const INVALID_TRACE_ID = '00000000000000000000000000000000';
 
-/** The W3C `traceparent` of a span, or undefined for a span with no valid context (a no-op tracer). */
-export function traceparent(span: TraceSpan): { traceparent: string; tracestate?: string } | undefined {
-  const ctx = span.spanContext();
-  if (!/^[0-9a-f]{32}$/.test(ctx.traceId) || ctx.traceId === INVALID_TRACE_ID) return undefined;
-  if (!/^[0-9a-f]{16}$/.test(ctx.spanId) || ctx.spanId === '0000000000000000') return undefined;
-  const flags = (ctx.traceFlags & 0xff).toString(16).padStart(2, '0');
-  const header = { traceparent: `00-${ctx.traceId}-${ctx.spanId}-${flags}` };
-  const state = ctx.traceState?.serialize();
-  return state ? { ...header, tracestate: state } : header;
+/** A `traceparent` of version 00 whose ids are lower-case hex of the right length. */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const INVALID_SPAN_ID = '0000000000000000';
+
+/**
+ * The W3C `traceparent` of a span context, or undefined for one with no valid ids (a no-op
+ * tracer's). One test of the whole header: a tracer's ids never reach a header unchecked.
+ */
+function traceparentOf(ctx: ReturnType<TraceSpan['spanContext']>): string | undefined {
+  const flags = ctx.traceFlags & 0xff;
+  const header = `00-${ctx.traceId}-${ctx.spanId}-${flags < 16 ? '0' : ''}${flags.toString(16)}`;
+  if (!TRACEPARENT.test(header) || ctx.traceId === INVALID_TRACE_ID || ctx.spanId === INVALID_SPAN_ID)
+    return undefined;
+  return header;
 }
 
 /** What the span records about the service it talks to. */
@@ -121,10 +127,11 @@ interface ErrorFields {
 }
 
 /**
- * The middleware that traces every call with `tracer`. Attributes hold no secret: no header, no
- * query string, no body, no hosted-checkout URL, no error message (only its class and code).
+ * What traces every call with `tracer`, around its middleware and attempts. Attributes hold no
+ * secret: no header, no query string, no body, no hosted-checkout URL, no error message (only its
+ * class and code).
  */
-export function tracingMiddleware(tracer: PaymentsTracer, target: TraceTarget): Middleware {
+export function callTracer(tracer: PaymentsTracer, target: TraceTarget): CallTracer {
   const name = (call: Call) => `${call.method} ${call.route}`;
   const options = (call: Call): SpanStartOptions => ({
     kind: SPAN_KIND_CLIENT,
@@ -139,23 +146,30 @@ export function tracingMiddleware(tracer: PaymentsTracer, target: TraceTarget): 
     const active = tracer.startActiveSpan.bind(tracer) as (
       name: string,
       options: SpanStartOptions,
-      fn: (span: TraceSpan) => Promise<CallResult>,
-    ) => Promise<CallResult>;
-    return (call, next) => active(name(call), options(call), (span) => traced(span, call, next));
+      fn: (span: TraceSpan) => Promise<unknown>,
+    ) => Promise<unknown>;
+    return (call, meta, run) => active(name(call), options(call), (span) => traced(span, call, meta, run));
   }
-  return (call, next) => traced(tracer.startSpan(name(call), options(call)), call, next);
+  return (call, meta, run) => traced(tracer.startSpan(name(call), options(call)), call, meta, run);
 }
 
 /**
- * Runs the call under its span. Not an async function: two callbacks on `next()`'s promise cost
+ * Runs the call under its span. Not an async function: two callbacks on `run()`'s promise cost
  * less per call than an async frame with try/finally (the tracer's figure is measured).
  */
-function traced(span: TraceSpan, call: Call, next: () => Promise<CallResult>): Promise<CallResult> {
-  const propagation = traceparent(span);
-  if (propagation) {
-    Object.assign(call.headers, propagation);
+function traced(
+  span: TraceSpan,
+  call: Call,
+  meta: ResponseMeta,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
+  const ctx = span.spanContext();
+  const header = traceparentOf(ctx);
+  if (header !== undefined) {
+    call.headers.traceparent = header;
+    const state = ctx.traceState?.serialize();
+    if (state) call.headers.tracestate = state;
     // The call's log lines carry its trace (the state behind `call` is the core's CallState).
-    const ctx = span.spanContext();
     (call as { logFields?: { trace_id: string; span_id: string } }).logFields = {
       trace_id: ctx.traceId,
       span_id: ctx.spanId,
@@ -164,12 +178,12 @@ function traced(span: TraceSpan, call: Call, next: () => Promise<CallResult>): P
   if (call.idempotencyKey !== undefined) {
     span.setAttribute('partner_payments.idempotency_key', call.idempotencyKey);
   }
-  return next().then(
-    (result) => {
-      span.setAttribute('http.response.status_code', result.status);
+  return run().then(
+    (data) => {
+      span.setAttribute('http.response.status_code', meta.status);
       span.setAttribute('partner_payments.outcome_unknown', false);
       endSpan(span, call);
-      return result;
+      return data;
     },
     (error: unknown) => {
       const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields;
