@@ -1,6 +1,7 @@
 // MemoryIntentStore's bounds (src/core/stores/intent-store.ts): finished intents leave after the TTL
 // or beyond the cap (oldest first), open and unknown ones never do; refunds seen in events leave
-// after the TTL; the "result already another key's" check reads the order's index, not every key.
+// after the TTL; the "result already another key's" check reads the store's index of results, not
+// every key.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type IntentRecord, MemoryIntentStore } from '../../src/index.js';
 
@@ -67,7 +68,7 @@ describe('MemoryIntentStore bounds', () => {
     expect(await store.refundsOf('other-255')).toHaveLength(1);
   });
 
-  it("a result already another key's on the order is 'taken', found through the order's index", async () => {
+  it("a result already another key's on the order is 'taken', found through the index of results", async () => {
     const store = new MemoryIntentStore();
     await finish(store, 'a', 'order-1', 'pay-1');
     const b = draft('b', 'order-1');
@@ -81,5 +82,17 @@ describe('MemoryIntentStore bounds', () => {
     for (let i = 0; i < 1_000; i++)
       expect(await store.put({ ...c, state: 'landed', resultId: 'pay-1' }, 'o', false)).toBe('ok');
     expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it("an id recorded on two orders is still one key's on each", async () => {
+    const store = new MemoryIntentStore();
+    await finish(store, 'a', 'order-1', 'pay-1'); // the index names 'a' for pay-1
+    await finish(store, 'c', 'order-2', 'pay-1'); // the same id on another order: fine
+    const d = draft('d', 'order-2');
+    await store.begin(d, 'o', 60_000);
+    expect(await store.put({ ...d, state: 'landed', resultId: 'pay-1' }, 'o', true)).toBe('taken');
+    const e = draft('e', 'order-3');
+    await store.begin(e, 'o', 60_000);
+    expect(await store.put({ ...e, state: 'landed', resultId: 'pay-1' }, 'o', true)).toBe('ok'); // control
   });
 });

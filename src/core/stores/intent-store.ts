@@ -122,12 +122,6 @@ interface Held {
   until: number;
 }
 
-/** An order's keys, and its result ids with the key that owns each. */
-interface OrderIndex {
-  keys: Set<string>;
-  results: Map<string, string>;
-}
-
 /**
  * The default intent store: in this process's memory, shared by a client and the clients derived
  * from it. It keeps the guarantee within one process only: a fleet, or a restart after a crash,
@@ -145,7 +139,10 @@ interface OrderIndex {
  */
 export class MemoryIntentStore implements IntentStore {
   readonly #held = new Map<string, Held>();
-  readonly #orders = new Map<string, OrderIndex>();
+  /** Each order's keys, oldest first (arrays: a key is pushed once and mostly leaves from the front). */
+  readonly #orders = new Map<string, string[]>();
+  /** Every result id recorded, with the key that owns it (ids are the service's, unique). */
+  readonly #results = new Map<string, string>();
   /** Refunds seen in events, by payment; in the order they were noted (oldest first). */
   readonly #refunds = new Map<string, Map<string, RefundSighting & { notedAt: number }>>();
   readonly #ttlMs: number;
@@ -196,12 +193,15 @@ export class MemoryIntentStore implements IntentStore {
 
   #drop(key: string, record: IntentRecord): void {
     this.#held.delete(key);
-    const order = this.#orders.get(record.orderId);
-    if (!order) return;
-    order.keys.delete(key);
-    if (record.resultId !== undefined && order.results.get(record.resultId) === key)
-      order.results.delete(record.resultId);
-    if (order.keys.size === 0) this.#orders.delete(record.orderId);
+    if (record.resultId !== undefined && this.#results.get(record.resultId) === key)
+      this.#results.delete(record.resultId);
+    const keys = this.#orders.get(record.orderId);
+    if (!keys) return;
+    // Intents leave oldest first, so an order's key is mostly its first.
+    const at = keys[0] === key ? 0 : keys.indexOf(key);
+    if (at === 0) keys.shift();
+    else if (at > 0) keys.splice(at, 1);
+    if (keys.length === 0) this.#orders.delete(record.orderId);
   }
 
   async begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin> {
@@ -233,12 +233,9 @@ export class MemoryIntentStore implements IntentStore {
       // The store keeps `draft` itself: the SDK's runner never changes a record it holds (it writes a
       // new one), and `begin` hands other callers a copy.
       this.#held.set(draft.key, { record: draft, owner, until: now + leaseMs });
-      let order = this.#orders.get(draft.orderId);
-      if (!order) {
-        order = { keys: new Set<string>(), results: new Map<string, string>() };
-        this.#orders.set(draft.orderId, order);
-      }
-      order.keys.add(draft.key);
+      const keys = this.#orders.get(draft.orderId);
+      if (keys) keys.push(draft.key);
+      else this.#orders.set(draft.orderId, [draft.key]);
       return { status: 'acquired', record: draft };
     }
     if (held.record.fingerprint !== draft.fingerprint) return { status: 'conflict', record: held.record };
@@ -257,15 +254,25 @@ export class MemoryIntentStore implements IntentStore {
   putNow(record: IntentRecord, owner: string, release: boolean): 'ok' | 'lost' | 'taken' {
     const held = this.#held.get(record.key);
     if (!held || held.owner !== owner) return 'lost';
-    const order = this.#orders.get(record.orderId);
-    if (record.resultId !== undefined && order) {
-      const holder = order.results.get(record.resultId);
-      if (holder !== undefined && holder !== record.key) return 'taken';
-      order.results.set(record.resultId, record.key);
+    if (record.resultId !== undefined) {
+      const holder = this.#results.get(record.resultId);
+      if (holder === undefined) this.#results.set(record.resultId, record.key);
+      else if (holder !== record.key && this.#takenOnOrder(record, holder)) return 'taken';
     }
     held.record = record;
     if (release) held.owner = undefined;
     return 'ok';
+  }
+
+  /**
+   * Whether another key on `record`'s order has its result. The index names one key per id; an id
+   * also seen on another order (never with the service's ids) has this order's keys read.
+   */
+  #takenOnOrder(record: IntentRecord, holder: string): boolean {
+    if (this.#held.get(holder)?.record.orderId === record.orderId) return true;
+    return (this.#orders.get(record.orderId) ?? []).some(
+      (key) => key !== record.key && this.#held.get(key)?.record.resultId === record.resultId,
+    );
   }
 
   async get(key: string): Promise<IntentRecord | undefined> {
@@ -274,8 +281,8 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async forOrder(orderId: string): Promise<IntentRecord[]> {
-    const keys = this.#orders.get(orderId)?.keys ?? [];
-    return [...keys].flatMap((key) => {
+    const keys = this.#orders.get(orderId) ?? [];
+    return keys.flatMap((key) => {
       const held = this.#held.get(key);
       return held ? [{ ...held.record }] : [];
     });
