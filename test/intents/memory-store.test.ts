@@ -1,7 +1,6 @@
 // MemoryIntentStore's bounds (src/core/stores/intent-store.ts): finished intents leave after the TTL
 // or beyond the cap (oldest first), open and unknown ones never do; refunds seen in events leave
-// after the TTL; the "result already another key's" check reads the store's index of results, not
-// every key.
+// after the TTL; the "result already another key's" check reads the order's keys, not every key.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type IntentRecord, MemoryIntentStore } from '../../src/index.js';
 
@@ -68,7 +67,7 @@ describe('MemoryIntentStore bounds', () => {
     expect(await store.refundsOf('other-255')).toHaveLength(1);
   });
 
-  it("a result already another key's on the order is 'taken', found through the index of results", async () => {
+  it("a result already another key's on the order is 'taken', found among the order's keys", async () => {
     const store = new MemoryIntentStore();
     await finish(store, 'a', 'order-1', 'pay-1');
     const b = draft('b', 'order-1');
@@ -86,7 +85,7 @@ describe('MemoryIntentStore bounds', () => {
 
   it("an id recorded on two orders is still one key's on each", async () => {
     const store = new MemoryIntentStore();
-    await finish(store, 'a', 'order-1', 'pay-1'); // the index names 'a' for pay-1
+    await finish(store, 'a', 'order-1', 'pay-1');
     await finish(store, 'c', 'order-2', 'pay-1'); // the same id on another order: fine
     const d = draft('d', 'order-2');
     await store.begin(d, 'o', 60_000);

@@ -76,7 +76,7 @@ export class IntentRunner {
         Object.assign(meta, metaOf(sending));
         const record = landedRecord(intent.draft, call.kind, data);
         try {
-          this.#recorded(record, memory.putNow(record, intent.owner, true));
+          this.#recorded(record, memory.landNow(record, intent.owner));
         } catch (error) {
           this.#unrecorded(record, error);
         }

@@ -141,8 +141,6 @@ export class MemoryIntentStore implements IntentStore {
   readonly #held = new Map<string, Held>();
   /** Each order's keys, oldest first (arrays: a key is pushed once and mostly leaves from the front). */
   readonly #orders = new Map<string, string[]>();
-  /** Every result id recorded, with the key that owns it (ids are the service's, unique). */
-  readonly #results = new Map<string, string>();
   /** Refunds seen in events, by payment; in the order they were noted (oldest first). */
   readonly #refunds = new Map<string, Map<string, RefundSighting & { notedAt: number }>>();
   readonly #ttlMs: number;
@@ -193,8 +191,6 @@ export class MemoryIntentStore implements IntentStore {
 
   #drop(key: string, record: IntentRecord): void {
     this.#held.delete(key);
-    if (record.resultId !== undefined && this.#results.get(record.resultId) === key)
-      this.#results.delete(record.resultId);
     const keys = this.#orders.get(record.orderId);
     if (!keys) return;
     // Intents leave oldest first, so an order's key is mostly its first.
@@ -210,7 +206,16 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'> {
-    return this.putNow({ ...record }, owner, release);
+    const held = this.#held.get(record.key);
+    if (!held || held.owner !== owner) return 'lost';
+    // Another key's result on the same order (an adoption racing another): read the order's keys,
+    // a few (a result on the success path comes through landNow, which needs no check).
+    const orderKeys = record.resultId === undefined ? undefined : this.#orders.get(record.orderId);
+    if (orderKeys?.some((k) => k !== record.key && this.#held.get(k)?.record.resultId === record.resultId))
+      return 'taken';
+    held.record = { ...record };
+    if (release) held.owner = undefined;
+    return 'ok';
   }
 
   /**
@@ -248,31 +253,18 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   /**
-   * {@link put} at once; the store keeps `record` itself (the caller hands it over).
+   * A new key's first send created `record.resultId`: the record is kept as given and the lease
+   * released, at once. No "taken" check: the service created that id for this send, and
+   * reconciliation adopts no payment while another key with its amount is in flight (`rivals` in
+   * src/core/intents/match.ts), which this key was until now.
    * @internal
    */
-  putNow(record: IntentRecord, owner: string, release: boolean): 'ok' | 'lost' | 'taken' {
+  landNow(record: IntentRecord, owner: string): 'ok' | 'lost' {
     const held = this.#held.get(record.key);
     if (!held || held.owner !== owner) return 'lost';
-    if (record.resultId !== undefined) {
-      const holder = this.#results.get(record.resultId);
-      if (holder === undefined) this.#results.set(record.resultId, record.key);
-      else if (holder !== record.key && this.#takenOnOrder(record, holder)) return 'taken';
-    }
     held.record = record;
-    if (release) held.owner = undefined;
+    held.owner = undefined;
     return 'ok';
-  }
-
-  /**
-   * Whether another key on `record`'s order has its result. The index names one key per id; an id
-   * also seen on another order (never with the service's ids) has this order's keys read.
-   */
-  #takenOnOrder(record: IntentRecord, holder: string): boolean {
-    if (this.#held.get(holder)?.record.orderId === record.orderId) return true;
-    return (this.#orders.get(record.orderId) ?? []).some(
-      (key) => key !== record.key && this.#held.get(key)?.record.resultId === record.resultId,
-    );
   }
 
   async get(key: string): Promise<IntentRecord | undefined> {
