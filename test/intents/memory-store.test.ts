@@ -94,4 +94,22 @@ describe('MemoryIntentStore bounds', () => {
     await store.begin(e, 'o', 60_000);
     expect(await store.put({ ...e, state: 'landed', resultId: 'pay-1' }, 'o', true)).toBe('ok'); // control
   });
+
+  it("lands a new key's own draft in place only while its caller holds the lease", async () => {
+    const store = new MemoryIntentStore();
+    const mine = draft('mine');
+    expect(store.beginNow(mine, 'a', 1_000)).toEqual({ status: 'acquired', record: mine });
+    expect(store.landNow(mine, 'a', 'pay-mine', { payment_id: 'pay-mine' })).toBe('ok');
+    expect(await store.get('mine')).toMatchObject({ state: 'landed', resultId: 'pay-mine' });
+    // Another call took the key over after the lease ran out: nothing is written.
+    const late = draft('late');
+    store.beginNow(late, 'a', 1_000);
+    vi.setSystemTime(Date.now() + 2_000);
+    expect((await store.begin(late, 'b', 60_000)).status).toBe('acquired');
+    expect(store.landNow(late, 'a', 'pay-late', { payment_id: 'pay-late' })).toBe('lost');
+    const kept = await store.get('late');
+    expect(kept?.state).toBe('open');
+    expect(kept?.resultId).toBeUndefined();
+    expect(late.state).toBe('open');
+  });
 });

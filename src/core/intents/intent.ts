@@ -1,4 +1,4 @@
-// What one call under an idempotency key starts from, and the records and options the runner
+// What one call under an idempotency key starts from, and the options and ids the runner
 // derives from it (src/core/intents/runner.ts).
 import { textDigest } from '../../internal/key-hash.js';
 import type { IntentCall, RequestOptions } from '../call/types.js';
@@ -51,7 +51,7 @@ export function newIntent(
     firstSentAt: now,
     lastSentAt: now,
     sends: 1,
-    // Every field set from the start: the landed copy keeps the same shape.
+    // Every field set from the start: landing it in place keeps its shape.
     resultId: undefined,
     result: undefined,
     candidates: undefined,
@@ -70,16 +70,9 @@ export function sendOptions(call: IntentCall<unknown>, until: number): RequestOp
   return options;
 }
 
-/** `record` landed with the resource `data` the create call returned, as a new record. */
-export function landedRecord(record: IntentRecord, kind: IntentRecord['kind'], data: unknown): IntentRecord {
-  const id = (data as { payment_id?: string; refund_id?: string })[
+/** The payment or refund id of the resource a create call returned. */
+export function resultIdOf(kind: IntentRecord['kind'], data: unknown): string | undefined {
+  return (data as { payment_id?: string; refund_id?: string })[
     kind === 'payment' ? 'payment_id' : 'refund_id'
   ];
-  // One copy, its fields set one by one (a literal of changes would be a second object a call).
-  const landed = Object.assign({}, record);
-  landed.state = 'landed';
-  landed.resultId = id;
-  landed.result = data as Record<string, unknown>;
-  landed.updatedAt = Date.now();
-  return landed;
 }

@@ -10,7 +10,7 @@ import type { EventSink } from '../observe/events.js';
 import type { ReconcileMode } from '../options/checks.js';
 import { type IntentBegin, type IntentRecord, MemoryIntentStore, revise } from '../stores/intent-store.js';
 import { lostLease, storeFailure } from './failures.js';
-import { type Intent, landedRecord, newIntent, sendOptions } from './intent.js';
+import { type Intent, newIntent, resultIdOf, sendOptions } from './intent.js';
 import { type IntentIO, reconcilePayment, reconcileRefund, type Verdict } from './reconcile.js';
 
 /** How often a call waiting for another holder of its key looks again. */
@@ -74,11 +74,13 @@ export class IntentRunner {
     return sending.then(
       (data) => {
         Object.assign(meta, metaOf(sending));
-        const record = landedRecord(intent.draft, call.kind, data);
-        try {
-          this.#recorded(record, memory.landNow(record, intent.owner));
-        } catch (error) {
-          this.#unrecorded(record, error);
+        const id = resultIdOf(call.kind, data);
+        if (memory.landNow(intent.draft, intent.owner, id, data as Record<string, unknown>) === 'lost') {
+          // This call outlived its lease and another call with its key holds it: that one reconciles.
+          this.cfg.log?.(
+            'warn',
+            `intent ${intent.key}: its lease passed to another call before ${call.kind} ${id} was recorded; that call reconciles it`,
+          );
         }
         return data;
       },
@@ -136,7 +138,11 @@ export class IntentRunner {
         const sending = sent === 1 && first ? first : call.send(sendOptions(call, until));
         const data = await sending;
         Object.assign(meta, metaOf(sending));
-        await this.#finish(landedRecord(record, call.kind, data), {}, owner);
+        await this.#finish(
+          record,
+          { state: 'landed', resultId: resultIdOf(call.kind, data), result: data as Record<string, unknown> },
+          owner,
+        );
         return data;
       } catch (error) {
         if (!(error instanceof CallError)) throw error;
@@ -289,29 +295,19 @@ export class IntentRunner {
   async #finish(base: IntentRecord, changes: Partial<IntentRecord>, owner: string): Promise<void> {
     const record = revise(base, changes);
     record.updatedAt = Date.now();
-    try {
-      this.#recorded(record, await this.#put(record, owner, true));
-    } catch (error) {
-      this.#unrecorded(record, error);
-    }
-  }
-
-  /** Says when a finished record's result is already another key's (nothing was written then). */
-  #recorded(record: IntentRecord, written: 'ok' | 'lost' | 'taken'): void {
+    const written = await this.#put(record, owner, true).catch((error: unknown) => {
+      this.cfg.log?.(
+        'error',
+        `intent ${record.key} could not be recorded (${String(error)}); a rerun with its key reconciles it`,
+      );
+      return 'ok' as const;
+    });
     if (written === 'taken') {
       this.cfg.log?.(
         'error',
         `intent ${record.key}: ${record.resultId} is already recorded for another key of order ${record.orderId}`,
       );
     }
-  }
-
-  /** A finished record the store failed to write: the answer stands, a rerun with its key reconciles. */
-  #unrecorded(record: IntentRecord, error: unknown): void {
-    this.cfg.log?.(
-      'error',
-      `intent ${record.key} could not be recorded (${String(error)}); a rerun with its key reconciles it`,
-    );
   }
 
   #put(record: IntentRecord, owner: string, release: boolean) {

@@ -253,16 +253,26 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   /**
-   * A new key's first send created `record.resultId`: the record is kept as given and the lease
-   * released, at once. No "taken" check: the service created that id for this send, and
+   * A new key's first send created `resultId`: `draft`, the record {@link beginNow} kept, becomes
+   * landed in place (no copy: nobody else holds it; `begin` and the readers hand out copies) and the
+   * lease is released, at once. No "taken" check: the service created that id for this send, and
    * reconciliation adopts no payment while another key with its amount is in flight (`rivals` in
-   * src/core/intents/match.ts), which this key was until now.
+   * src/core/intents/match.ts), which this key was until now. `'lost'` (nothing written) when
+   * `owner` no longer holds the key or its record was replaced.
    * @internal
    */
-  landNow(record: IntentRecord, owner: string): 'ok' | 'lost' {
-    const held = this.#held.get(record.key);
-    if (!held || held.owner !== owner) return 'lost';
-    held.record = record;
+  landNow(
+    draft: IntentRecord,
+    owner: string,
+    resultId: string | undefined,
+    result: Record<string, unknown>,
+  ): 'ok' | 'lost' {
+    const held = this.#held.get(draft.key);
+    if (!held || held.owner !== owner || held.record !== draft) return 'lost';
+    draft.state = 'landed';
+    draft.resultId = resultId;
+    draft.result = result;
+    draft.updatedAt = Date.now();
     held.owner = undefined;
     return 'ok';
   }
