@@ -2,6 +2,7 @@
 // happened to it (landed, not landed, unknown), by the rules of match.ts and docs/idempotency.md.
 import { sleep } from '../../internal/sleep.js';
 import { RETRYABLE_STATUSES } from '../limits/retry.js';
+import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
 import type { IntentRecord, IntentStore } from '../stores/intent-store.js';
 import { type ListedPayment, matchPayments, matchRefunds, skewOf } from './match.js';
@@ -35,6 +36,49 @@ export type Verdict =
   | { outcome: 'landed'; id: string; resource: Record<string, unknown> }
   | { outcome: 'not_landed' }
   | { outcome: 'unknown'; candidates: string[]; facts: string };
+
+/**
+ * The verdict on `record` after its answer was lost, and a `reconcile` event for it (with the call's
+ * id). A read that fails after its retries makes the verdict `unknown`: nothing known, nothing resent.
+ */
+export async function reconcile(
+  io: IntentIO & { events: EventSink },
+  record: IntentRecord,
+  until: number,
+  signal: AbortSignal | undefined,
+  callId: string | undefined,
+): Promise<Verdict> {
+  let verdict: Verdict;
+  try {
+    verdict =
+      record.kind === 'payment'
+        ? await reconcilePayment(io, record, until, signal)
+        : await reconcileRefund(io, record, signal);
+  } catch (error) {
+    // The reads failed (the service is down, the caller aborted).
+    const reason = error instanceof Error ? error.message : String(error);
+    verdict = {
+      outcome: 'unknown',
+      candidates: [],
+      facts: `the service's records could not be read (${reason})`,
+    };
+  }
+  if (io.events.wants('reconcile')) {
+    const landed = verdict.outcome === 'landed' ? verdict.id : undefined;
+    io.events.emit('reconcile', {
+      callId,
+      idempotencyKey: record.key,
+      kind: record.kind,
+      outcome: verdict.outcome,
+      orderId: record.orderId,
+      paymentId: record.kind === 'payment' ? landed : record.paymentId,
+      refundId: record.kind === 'refund' ? landed : undefined,
+      candidates:
+        verdict.outcome === 'unknown' && verdict.candidates.length > 0 ? verdict.candidates : undefined,
+    });
+  }
+  return verdict;
+}
 
 /** Re-reads at most this often while waiting for the service or for rival keys. */
 const POLL_MS = 1_000;

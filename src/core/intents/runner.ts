@@ -11,7 +11,7 @@ import type { ReconcileMode } from '../options/checks.js';
 import { type IntentBegin, type IntentRecord, MemoryIntentStore, revise } from '../stores/intent-store.js';
 import { lostLease, storeFailure } from './failures.js';
 import { type Intent, newIntent, resultIdOf, sendOptions } from './intent.js';
-import { type IntentIO, reconcilePayment, reconcileRefund, type Verdict } from './reconcile.js';
+import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
 
 /** How often a call waiting for another holder of its key looks again. */
 const BUSY_POLL_MS = 250;
@@ -115,7 +115,7 @@ export class IntentRunner {
       error.idempotencyKey = key;
       if (mode === 'off')
         return this.#fail(record, owner, error, "Reconcile first (reconcile: 'auto' or client.recover()).");
-      const verdict = await this.#reconcile(record, until, signal, undefined);
+      const verdict = await reconcile(this.cfg, record, until, signal, undefined);
       if (verdict.outcome === 'landed') return this.#adopt(call, record, owner, verdict, meta);
       if (verdict.outcome === 'unknown') return this.#unknown(record, owner, error, verdict);
     }
@@ -163,7 +163,7 @@ export class IntentRunner {
             error,
             `Or rerun with { idempotencyKey: '${key}', reconcile: 'auto' }: the SDK reconciles it without a second ${call.kind}.`,
           );
-        const verdict = await this.#reconcile(record, until, signal, error.callId);
+        const verdict = await reconcile(this.cfg, record, until, signal, error.callId);
         if (verdict.outcome === 'landed') return this.#adopt(call, record, owner, verdict, meta);
         if (verdict.outcome === 'unknown') return this.#unknown(record, owner, error, verdict);
         record = revise(record, { state: 'not_landed' });
@@ -211,45 +211,6 @@ export class IntentRunner {
       }
       await sleep(wait, signal);
     }
-  }
-
-  async #reconcile(
-    record: IntentRecord,
-    until: number,
-    signal: AbortSignal | undefined,
-    callId: string | undefined,
-  ): Promise<Verdict> {
-    let verdict: Verdict;
-    try {
-      verdict =
-        record.kind === 'payment'
-          ? await reconcilePayment(this.cfg, record, until, signal)
-          : await reconcileRefund(this.cfg, record, signal);
-    } catch (error) {
-      // The reads failed (the service is down, the caller aborted): nothing is known, nothing resent.
-      const reason = error instanceof Error ? error.message : String(error);
-      verdict = {
-        outcome: 'unknown',
-        candidates: [],
-        facts: `the service's records could not be read (${reason})`,
-      };
-    }
-    const { events } = this.cfg;
-    if (events.wants('reconcile')) {
-      const landed = verdict.outcome === 'landed' ? verdict.id : undefined;
-      events.emit('reconcile', {
-        callId,
-        idempotencyKey: record.key,
-        kind: record.kind,
-        outcome: verdict.outcome,
-        orderId: record.orderId,
-        paymentId: record.kind === 'payment' ? landed : record.paymentId,
-        refundId: record.kind === 'refund' ? landed : undefined,
-        candidates:
-          verdict.outcome === 'unknown' && verdict.candidates.length > 0 ? verdict.candidates : undefined,
-      });
-    }
-    return verdict;
   }
 
   async #adopt<T>(
