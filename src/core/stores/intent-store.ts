@@ -208,8 +208,8 @@ export class MemoryIntentStore implements IntentStore {
   async put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'> {
     const held = this.#held.get(record.key);
     if (!held || held.owner !== owner) return 'lost';
-    // Another key's result on the same order (an adoption racing another): read the order's keys,
-    // a few (a result on the success path comes through landNow, which needs no check).
+    // Another key's result on the same order (an adoption racing another) is found among the
+    // order's keys, which are few; a result on the success path comes through landNow, unchecked.
     const orderKeys = record.resultId === undefined ? undefined : this.#orders.get(record.orderId);
     if (orderKeys?.some((k) => k !== record.key && this.#held.get(k)?.record.resultId === record.resultId))
       return 'taken';
@@ -235,8 +235,8 @@ export class MemoryIntentStore implements IntentStore {
     }
     const held = this.#held.get(draft.key);
     if (!held) {
-      // The store keeps `draft` itself: the SDK's runner never changes a record it holds (it writes a
-      // new one), and `begin` hands other callers a copy.
+      // The store keeps `draft` itself (landNow lands it in place); `begin` and the readers hand
+      // out copies.
       this.#held.set(draft.key, { record: draft, owner, until: now + leaseMs });
       const keys = this.#orders.get(draft.orderId);
       if (keys) keys.push(draft.key);
