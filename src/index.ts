@@ -54,7 +54,7 @@ export type {
 export type { AccessTokenSource, PaymentsClientOptions, ReconcileMode } from './core/options/options.js';
 export type { ClientOverrides } from './core/options/overrides.js';
 export type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './core/stores/intent-store.js';
-export { MemoryIntentStore } from './core/stores/intent-store.js';
+export { MemoryIntentStore } from './core/stores/memory-intent-store.js';
 export type { StoredToken, TokenStore } from './core/stores/token-store.js';
 export { MemoryTokenStore } from './core/stores/token-store.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';

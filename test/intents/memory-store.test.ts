@@ -1,4 +1,4 @@
-// MemoryIntentStore's bounds (src/core/stores/intent-store.ts): finished intents leave after the TTL
+// MemoryIntentStore's bounds (src/core/stores/memory-intent-store.ts): finished intents leave after the TTL
 // or beyond the cap (oldest first), open and unknown ones never do; refunds seen in events leave
 // after the TTL; the "result already another key's" check reads the order's keys, not every key.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -5,25 +5,12 @@
 // (docs/idempotency.md: a read is safe to repeat). Giving up at the first read that ran out of
 // retries is what left the chaos soak's last payment calls outcomeUnknown, "the service's records
 // could not be read" (docs/reliability.md).
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MemoryIntentStore, PaymentsClient, type ReconcileEvent, SCOPES } from '../../src/index.js';
-import {
-  createMockService,
-  type FaultSpec,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
+import type { FaultSpec } from '../../src/testing/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 
-let mock: MockService;
-let server: LoopbackServer;
-
-beforeAll(async () => {
-  mock = createMockService();
-  server = await serveFetch(mock.fetch);
-});
-afterAll(() => server.close());
-beforeEach(() => mock.reset());
+const loop = loopbackMock();
 
 const FAILED_READS: [string, Omit<FaultSpec, 'method' | 'path'>][] = [
   ['a 503', { status: 503, times: 3 }],
@@ -34,9 +21,9 @@ it.each(FAILED_READS)(
   'a reconciliation read whose every attempt got %s is read again within the deadline, and the payment is returned',
   async (_name, fault) => {
     const client = new PaymentsClient({
-      ...mock.credentials,
-      baseUrl: server.url,
-      authUrl: server.url,
+      ...loop.mock.credentials,
+      baseUrl: loop.server.url,
+      authUrl: loop.server.url,
       scopes: [...SCOPES],
       settleMs: 50,
       maxRetries: 2,
@@ -45,13 +32,13 @@ it.each(FAILED_READS)(
     const events: ReconcileEvent[] = [];
     client.on('reconcile', (e) => events.push(e));
     const { order_id: orderId } = await client.orders.create({
-      location_id: mock.fixtures.partners[0]!.locations.payments,
+      location_id: loop.mock.fixtures.partners[0]!.locations.payments,
       total_cents: 5_000,
     });
     // The payment is committed, its answer lost (a 500 after the commit).
-    mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', status: 500 });
+    loop.mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', status: 500 });
     // The first read and its two retries fail; the next read is answered.
-    mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, ...fault } as FaultSpec);
+    loop.mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, ...fault } as FaultSpec);
     const result = await client.payments
       .create(
         orderId,
@@ -62,7 +49,7 @@ it.each(FAILED_READS)(
         (payment) => ({ payment, error: undefined }),
         (error: unknown) => ({ payment: undefined, error }),
       );
-    const landed = mock
+    const landed = loop.mock
       .snapshot()
       .payments.filter((p) => p.order_id === orderId)
       .map((p) => p.payment_id);

@@ -1,7 +1,7 @@
 // A payment whose answer was lost, and whose reconciliation cannot read the order (the reads fail or
 // run out of the call's deadline): the call must still say the outcome is unknown, and leave its key
 // unknown and free for a rerun or recover(), never answer as if nothing had been charged.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type IntentRecord,
   MemoryIntentStore,
@@ -10,26 +10,13 @@ import {
   type ReconcileEvent,
   SCOPES,
 } from '../../src/index.js';
-import {
-  createMockService,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 
-let mock: MockService;
-let server: LoopbackServer;
-
-beforeAll(async () => {
-  mock = createMockService();
-  server = await serveFetch(mock.fetch);
-});
-afterAll(() => server.close());
-beforeEach(() => mock.reset());
+const loop = loopbackMock();
 
 const PAYMENT = { method: 'card', amount_cents: 1_000 } as const;
 const paymentsOf = (orderId: string) =>
-  mock
+  loop.mock
     .snapshot()
     .payments.filter((p) => p.order_id === orderId)
     .map((p) => p.payment_id);
@@ -44,16 +31,16 @@ async function setup() {
   const intentStore = new MemoryIntentStore();
   const client = new PaymentsClient({
     middleware: [outageMiddleware],
-    ...mock.credentials,
-    baseUrl: server.url,
-    authUrl: server.url,
+    ...loop.mock.credentials,
+    baseUrl: loop.server.url,
+    authUrl: loop.server.url,
     scopes: [...SCOPES],
     settleMs: 50,
     maxRetries: 0,
     intentStore,
   });
   const order = await client.orders.create({
-    location_id: mock.fixtures.partners[0]!.locations.payments,
+    location_id: loop.mock.fixtures.partners[0]!.locations.payments,
     total_cents: 5_000,
   });
   return { client, intentStore, orderId: order.order_id };
@@ -64,10 +51,10 @@ describe('reconciliation that cannot read the order', () => {
     const { client, intentStore, orderId } = await setup();
     const events: ReconcileEvent[] = [];
     client.on('reconcile', (e) => events.push(e));
-    mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', network: true });
+    loop.mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', network: true });
     // An outage longer than the call's deadline: every read of the order fails (a 503 for the first,
     // then a middleware failing every read until the outage ends).
-    mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503 });
+    loop.mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503 });
     outage = true;
     const error = await client.payments
       .create(orderId, PAYMENT, { idempotencyKey: 'unread', deadlineMs: 500 })
@@ -91,7 +78,7 @@ describe('reconciliation that cannot read the order', () => {
   it('in recover(): that key is reported unknown and released, and the other keys are still settled', async () => {
     const { client, intentStore, orderId } = await setup();
     const other = await client.orders.create({
-      location_id: mock.fixtures.partners[0]!.locations.payments,
+      location_id: loop.mock.fixtures.partners[0]!.locations.payments,
       total_cents: 5_000,
     });
     // Two keys a dead process left open after sending (their leases lapsed); neither payment landed.
@@ -113,7 +100,7 @@ describe('reconciliation that cannot read the order', () => {
     await intentStore.begin(orphan('orphan-unread', orderId), 'dead-process', 1);
     await intentStore.begin(orphan('orphan-read', other.order_id), 'dead-process', 1);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503 });
+    loop.mock.failNext({ method: 'GET', path: `/pos/v1/orders/${orderId}`, status: 503 });
     const report = await client.recover({ olderThanMs: 0 }).catch((e: unknown) => e);
     expect(report).toEqual([
       expect.objectContaining({ idempotencyKey: 'orphan-unread', outcome: 'unknown' }),

@@ -25,7 +25,7 @@ export class CallState implements Call {
   status: number | undefined = undefined;
   /** How long the next attempt waited for the client's rate limit (0 when it did not). */
   rateLimitWaitMs = 0;
-  /** The trace and span ids of the call's span, for its log lines (set by the tracing middleware). */
+  /** The trace and span ids of the call's span, for its log lines (set by the client's tracer). */
   logFields: { trace_id: string; span_id: string } | undefined = undefined;
   readonly startedAt = Date.now();
   readonly #seq = ++counter;

@@ -107,35 +107,30 @@ export class HttpCore {
     return this.#run(spec, state, headers, undefined, false);
   }
 
-  /** The attempts inside the middleware, inside the call's span when there is a tracer. */
+  /**
+   * The attempts inside the middleware, inside the call's span when there is a tracer (promise
+   * callbacks, not async frames: tracing is measured). With neither, the attempts alone.
+   */
   #wrapped<S extends z.ZodType>(
     spec: RequestSpec<S>,
     state: CallState,
     headers: Record<string, string>,
     meta: ResponseMeta,
   ): Promise<z.infer<S>> {
-    const trace = this.#config.trace;
-    if (!trace) return this.#inner(spec, state, headers, meta);
-    return trace(state, meta, () => this.#inner(spec, state, headers, meta)) as Promise<z.infer<S>>;
-  }
-
-  /** The attempts inside the middleware (promise callbacks, not async frames: tracing is measured). */
-  #inner<S extends z.ZodType>(
-    spec: RequestSpec<S>,
-    state: CallState,
-    headers: Record<string, string>,
-    meta: ResponseMeta,
-  ): Promise<z.infer<S>> {
-    const middleware = this.#config.middleware;
-    if (middleware.length === 0) return this.#run(spec, state, headers, meta, true);
-    // Attempts send a copy: the token they add never shows in `call.headers`.
-    const terminal = () =>
-      this.#run(spec, state, { ...headers }, meta, true).then((data) => callResult(data, meta));
-    return runMiddleware(middleware, state, terminal).then((result) => {
-      meta.status = result.status;
-      meta.requestId = result.requestId;
-      return result.data as z.infer<S>;
-    });
+    const { middleware, trace } = this.#config;
+    if (!trace && middleware.length === 0) return this.#run(spec, state, headers, meta, true);
+    const inner = (): Promise<z.infer<S>> => {
+      if (middleware.length === 0) return this.#run(spec, state, headers, meta, true);
+      // Attempts send a copy: the token they add never shows in `call.headers`.
+      const terminal = () =>
+        this.#run(spec, state, { ...headers }, meta, true).then((data) => callResult(data, meta));
+      return runMiddleware(middleware, state, terminal).then((result) => {
+        meta.status = result.status;
+        meta.requestId = result.requestId;
+        return result.data as z.infer<S>;
+      });
+    };
+    return trace ? (trace(state, meta, inner) as Promise<z.infer<S>>) : inner();
   }
 
   async #run<S extends z.ZodType>(

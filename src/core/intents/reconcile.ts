@@ -63,21 +63,23 @@ export async function reconcile(
       facts: `the service's records could not be read (${reason})`,
     };
   }
-  if (io.events.wants('reconcile')) {
-    const landed = verdict.outcome === 'landed' ? verdict.id : undefined;
-    io.events.emit('reconcile', {
-      callId,
-      idempotencyKey: record.key,
-      kind: record.kind,
-      outcome: verdict.outcome,
-      orderId: record.orderId,
-      paymentId: record.kind === 'payment' ? landed : record.paymentId,
-      refundId: record.kind === 'refund' ? landed : undefined,
-      candidates:
-        verdict.outcome === 'unknown' && verdict.candidates.length > 0 ? verdict.candidates : undefined,
-    });
-  }
+  if (io.events.wants('reconcile')) io.events.emit('reconcile', { callId, ...settled(record, verdict) });
   return verdict;
+}
+
+/** What a verdict says of a key: a `reconcile` event's fields, and a `client.recover()` entry. */
+export function settled(record: IntentRecord, verdict: Verdict) {
+  const landed = verdict.outcome === 'landed' ? verdict.id : undefined;
+  return {
+    idempotencyKey: record.key,
+    kind: record.kind,
+    orderId: record.orderId,
+    paymentId: record.kind === 'payment' ? landed : record.paymentId,
+    refundId: record.kind === 'refund' ? landed : undefined,
+    outcome: verdict.outcome,
+    candidates:
+      verdict.outcome === 'unknown' && verdict.candidates.length > 0 ? verdict.candidates : undefined,
+  };
 }
 
 /** Re-reads at most this often while waiting for the service or for rival keys. */

@@ -2,7 +2,7 @@
 // unknown), by the same reading as a call's reconciliation, and reports each key's outcome.
 import type { EventSink } from '../observe/events.js';
 import { type IntentRecord, revise } from '../stores/intent-store.js';
-import { type IntentIO, reconcilePayment, reconcileRefund, type Verdict } from './reconcile.js';
+import { type IntentIO, reconcilePayment, reconcileRefund, settled, type Verdict } from './reconcile.js';
 
 /**
  * Options of `client.recover()`.
@@ -65,24 +65,15 @@ export async function recoverIntents(
       io.log?.('warn', `recover: ${record.key} could not be reconciled (${String(error)})`);
       verdict = { outcome: 'unknown', candidates: [], facts: 'the records could not be read' };
     }
-    const next: IntentRecord =
+    const changes: Partial<IntentRecord> =
       verdict.outcome === 'landed'
-        ? revise(record, { state: 'landed', resultId: verdict.id, result: verdict.resource })
+        ? { state: 'landed', resultId: verdict.id, result: verdict.resource }
         : verdict.outcome === 'not_landed'
-          ? revise(record, { state: 'not_landed' })
-          : revise(record, { state: 'unknown', candidates: verdict.candidates });
-    await io.store.put(revise(next, { updatedAt: Date.now() }), owner, true);
-    const landed = verdict.outcome === 'landed' ? verdict.id : undefined;
-    const entry: RecoveredIntent = {
-      idempotencyKey: record.key,
-      kind: record.kind,
-      orderId: record.orderId,
-      paymentId: record.kind === 'payment' ? landed : record.paymentId,
-      refundId: record.kind === 'refund' ? landed : undefined,
-      outcome: verdict.outcome,
-      candidates:
-        verdict.outcome === 'unknown' && verdict.candidates.length > 0 ? verdict.candidates : undefined,
-    };
+          ? { state: 'not_landed' }
+          : { state: 'unknown', candidates: verdict.candidates };
+    changes.updatedAt = Date.now();
+    await io.store.put(revise(record, changes), owner, true);
+    const entry: RecoveredIntent = settled(record, verdict);
     if (io.events.wants('reconcile')) io.events.emit('reconcile', { callId: undefined, ...entry });
     report.push(entry);
   }
