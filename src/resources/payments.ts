@@ -39,13 +39,14 @@ export class Payments {
     return APIPromise.run(() => {
       checkIds({ orderId });
       const body = validate(PaymentCreateParams, params, 'payment');
-      const send = (options: RequestOptions | undefined) =>
+      const send = (options: RequestOptions | undefined, json?: string) =>
         this.client.request({
           method: 'POST',
           scope: 'svc/payments:create',
           path: path`/pos/v1/orders/${orderId}/payments`,
           route: '/pos/v1/orders/{order_id}/payments',
           body,
+          json,
           retry: 'unsafe',
           reconcile: {
             subject: 'the order',

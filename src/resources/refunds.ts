@@ -40,13 +40,14 @@ export class Refunds {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       const body = validate(RefundCreateParams, params, 'refund');
-      const send = (options: RequestOptions | undefined) =>
+      const send = (options: RequestOptions | undefined, json?: string) =>
         this.client.request({
           method: 'POST',
           scope: 'svc/payments:refund',
           path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
           route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
           body,
+          json,
           retry: 'unsafe',
           reconcile: {
             subject: 'the order',

@@ -57,6 +57,7 @@ export function bodyOf(
   spec: RequestSpec & { form?: Record<string, string> | undefined },
 ): string | undefined {
   if (spec.form) return new URLSearchParams(spec.form).toString();
+  if (spec.json !== undefined) return spec.json;
   if (spec.body === undefined) return undefined;
   try {
     return JSON.stringify(spec.body);

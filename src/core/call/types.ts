@@ -76,6 +76,12 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
   query?: Record<string, string | number | boolean | undefined>;
   /** A JSON body (already validated). @default undefined (no body) */
   body?: unknown;
+  /**
+   * `body` as the SDK already serialised it (the intent layer's fingerprint text), sent as is
+   * instead of serialising `body` again.
+   * @internal
+   */
+  json?: string | undefined;
   /** Whether to send the bearer token. Public endpoints pass false. @default true */
   auth?: boolean;
   /**
@@ -146,8 +152,8 @@ export interface IntentCall<T> {
   /** The validated body: what the fingerprint covers, with the order and payment. */
   params: { amount_cents: number; method?: string } & Record<string, unknown>;
   options: RequestOptions | undefined;
-  /** Sends the create request once through the core (the key is not sent). */
-  send(options: RequestOptions): APIPromise<T>;
+  /** Sends the create request once through the core (the key is not sent); `json` is `params` serialised. */
+  send(options: RequestOptions, json?: string): APIPromise<T>;
   /** A stored or adopted resource as the create call's type. */
   parse(resource: Record<string, unknown>): T;
 }

@@ -12,6 +12,8 @@ export const DEFAULT_LEASE_MS = 60_000;
 /** A call's key, its lease and owner, and the record a new key starts with. */
 export interface Intent {
   key: string;
+  /** The params as JSON: what the fingerprint covers and what is sent. */
+  json: string;
   mode: ReconcileMode;
   leaseMs: number;
   until: number;
@@ -33,14 +35,13 @@ export function newIntent(
   const mode = reconcileMode(opts?.reconcile, defaults.reconcile);
   const leaseMs = opts?.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_LEASE_MS;
   const now = Date.now();
+  // The params are the validated body: strict schemas give their keys in one order, so equal params
+  // serialise alike. Serialised once: the send reuses the text.
+  const json = JSON.stringify(call.params);
   const draft: IntentRecord = {
     key,
     kind: call.kind,
-    // The params are the validated body: strict schemas give their keys in one order, so equal params
-    // serialise alike.
-    fingerprint: textDigest(
-      `${call.kind}|${call.orderId}|${call.paymentId ?? ''}|${JSON.stringify(call.params)}`,
-    ),
+    fingerprint: textDigest(`${call.kind}|${call.orderId}|${call.paymentId ?? ''}|${json}`),
     orderId: call.orderId,
     paymentId: call.paymentId,
     amountCents: call.params.amount_cents,
@@ -58,7 +59,7 @@ export function newIntent(
     createdAt: now,
     updatedAt: now,
   };
-  return { key, mode, leaseMs, until: now + leaseMs, owner, draft };
+  return { key, json, mode, leaseMs, until: now + leaseMs, owner, draft };
 }
 
 /** The options of one send: the caller's, without the key's, within what is left of the lease. */

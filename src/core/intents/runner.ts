@@ -43,38 +43,35 @@ export class IntentRunner {
         : undefined;
   }
 
-  run<T>(call: IntentCall<T>): APIPromise<T> {
-    const meta = responseMeta();
-    return APIPromise.from(this.#start(call, meta), meta);
-  }
-
   /**
    * A new key on the client's own in-memory store: begun, sent and finished with no store round
    * trip, so that the success path costs little beyond the request (the bench's intents figure).
    * Anything else, and a failed send, goes through {@link #run}.
    */
-  #start<T>(call: IntentCall<T>, meta: ResponseMeta): Promise<T> {
+  run<T>(call: IntentCall<T>): APIPromise<T> {
     let intent: Intent;
     try {
       intent = newIntent(call, this.cfg, `${this.#id}:${++this.#calls}`);
     } catch (error) {
-      return Promise.reject(error);
+      return APIPromise.rejected(error);
     }
     const memory = this.#memory;
-    if (!memory) return this.#run(call, meta, intent, undefined);
-    let begun: IntentBegin;
+    let begun: IntentBegin | undefined;
     try {
-      begun = memory.beginNow(intent.draft, intent.owner, intent.leaseMs);
+      begun = memory?.beginNow(intent.draft, intent.owner, intent.leaseMs);
     } catch (error) {
-      return Promise.reject(error).then(undefined, storeFailure);
+      return APIPromise.from(Promise.reject(error).then(undefined, storeFailure), responseMeta());
     }
-    // A key seen before: the loop begins again under the same owner (a lease taken here is its own).
-    if (begun.status !== 'acquired' || begun.record !== intent.draft)
-      return this.#run(call, meta, intent, undefined);
-    const sending = call.send(sendOptions(call, intent.until));
-    return sending.then(
+    // Not the SDK's own store, or a key seen before: the loop (a lease taken here is its own).
+    if (!memory || begun?.status !== 'acquired' || begun.record !== intent.draft) {
+      const meta = responseMeta();
+      return APIPromise.from(this.#run(call, meta, intent, undefined), meta);
+    }
+    const sending = call.send(sendOptions(call, intent.until), intent.json);
+    // The send's own meta is the call's (its later sends, if any, write theirs into it).
+    const meta = metaOf(sending);
+    const landed = sending.then(
       (data) => {
-        Object.assign(meta, metaOf(sending));
         const id = resultIdOf(call.kind, data);
         if (memory.landNow(intent.draft, intent.owner, id, data as Record<string, unknown>) === 'lost') {
           // This call outlived its lease and another call with its key holds it: that one reconciles.
@@ -87,10 +84,11 @@ export class IntentRunner {
       },
       () => this.#run(call, meta, intent, sending),
     );
+    return APIPromise.from(landed, meta);
   }
 
   /**
-   * @param first A new key's first send, begun by {@link #start}, that failed: the loop starts from
+   * @param first A new key's first send, begun by {@link run}, that failed: the loop starts from
    * its failure.
    */
   async #run<T>(
@@ -100,7 +98,7 @@ export class IntentRunner {
     first: Promise<T> | undefined,
   ): Promise<T> {
     const opts = call.options;
-    const { key, mode, leaseMs, until, owner, draft } = intent;
+    const { key, json, mode, leaseMs, until, owner, draft } = intent;
     const signal = opts?.signal;
     const now = draft.createdAt;
     let record = first ? draft : await this.#acquire(draft, owner, leaseMs, until, signal);
@@ -136,7 +134,7 @@ export class IntentRunner {
       }
       sent++;
       try {
-        const sending = sent === 1 && first ? first : call.send(sendOptions(call, until));
+        const sending = sent === 1 && first ? first : call.send(sendOptions(call, until), json);
         const data = await sending;
         Object.assign(meta, metaOf(sending));
         await this.#finish(
