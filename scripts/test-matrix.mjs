@@ -1,16 +1,17 @@
 // Runs the vitest suite on each supported Node.js line, one after the other, and fails when any
 // fails. The running Node serves its own line; the others are installed as npm packages into
 // .tmp/runtimes (no system install; the same copies the ecosystem suite uses). `npm test` runs it.
-// Usage: npm run test:matrix [-- [--lean] 20 22 24]
+// Usage: npm run test:matrix [-- [--lean] 20 22 24 26]
 //   --lean: the lines other than the running one skip the files whose outcome does not depend on
-//   the Node.js line or that take longest (LEAN_SKIP), when the time of `npm test` demands it.
+//   the Node.js line or that take longest (LEAN_SKIP), and the type tests (tsc's verdict is the same
+//   on every line), when the time of `npm test` demands it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { nodeBinary, root } from './pack.mjs';
 
 /** The Node.js lines the package supports (README, "Support policy"). */
-const LINES = ['20', '22', '24'];
+const LINES = ['20', '22', '24', '26'];
 const args = process.argv.slice(2);
 const lean = args.includes('--lean');
 const majors = args.filter((a) => a !== '--lean').length ? args.filter((a) => a !== '--lean') : LINES;
@@ -33,9 +34,12 @@ function counts(file) {
 for (const major of majors) {
   const own = major === process.versions.node.split('.')[0];
   const bin = own ? process.execPath : nodeBinary(major);
-  const skip = lean && !own ? LEAN_SKIP.flatMap((glob) => ['--exclude', glob]) : [];
+  const skip =
+    lean && !own ? [...LEAN_SKIP.flatMap((glob) => ['--exclude', glob]), '--typecheck.enabled=false'] : [];
   const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
-  console.log(`\n=== Node ${version}${skip.length ? ` (without ${LEAN_SKIP.join(', ')})` : ''} ===`);
+  console.log(
+    `\n=== Node ${version}${skip.length ? ` (without ${LEAN_SKIP.join(', ')} or the type tests)` : ''} ===`,
+  );
   const report = join(reports, `vitest-report-node${major}.json`);
   rmSync(report, { force: true });
   const started = performance.now();

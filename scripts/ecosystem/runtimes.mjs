@@ -1,4 +1,4 @@
-// How each runtime runs the shared scenario. Every runtime comes from npm: Node 22 and 24 are
+// How each runtime runs the shared scenario. Every runtime comes from npm: Node 22, 24 and 26 are
 // installed on first use into .tmp/runtimes (as npm packages; not dev dependencies, whose `node`
 // bin would replace Node 20 in every npm script), the others are dev dependencies.
 import { execFile } from 'node:child_process';
@@ -94,6 +94,7 @@ export const CASES = [
   processCase('Node 20', () => process.execPath, ['cli.mjs']),
   processCase('Node 22', () => nodeBinary(22), ['cli.mjs']),
   processCase('Node 24', () => nodeBinary(24), ['cli.mjs']),
+  processCase('Node 26', () => nodeBinary(26), ['cli.mjs']),
   processCase('Bun', () => bin('bun'), ['cli.mjs']),
   // No --allow-env: a client given every option must not read the environment.
   processCase('Deno', () => bin('deno'), [
