@@ -9,6 +9,11 @@
  * orders.create (20 Level 3 lines, concurrency 1) and orders.get (concurrency 1 and 64) against raw
  * undici, every contender in the same alternating rounds (`--no-http` leaves these out: with many
  * builds, rounds get long and the machine's drift between contenders grows).
+ *
+ * `--payments` measures `payments.create` instead of the orders calls: the same partner code on
+ * every build (`client.payments.create(orderId, { method: 'card', amount_cents })`, no key given, so
+ * a build with exactly-once makes and keeps a key per call in its default in-memory intent store), at
+ * concurrency 1 and 32, each build as a share of the first one given.
  */
 
 import { spawnSync } from 'node:child_process';
@@ -86,6 +91,28 @@ function coldImports(runs: number): { label: string; ms: number }[] {
   return scripts.slice(1).map((s, j) => ({ label: s.label, ms: median(times[j + 1]!) - base }));
 }
 
+const PAYMENT = { method: 'card', amount_cents: 12_500 } as const;
+
+/** `payments.create` on each build at concurrency 1 and 32, in the same alternating rounds. */
+async function paymentThroughputs(perRound: number) {
+  const server = await startBenchServer();
+  const contenders: Record<string, () => Promise<Sample>> = {};
+  for (const b of builds) {
+    const sdk = await import(`${b.root}/node_modules/partner-payments/dist/index.js`);
+    const client = new sdk.PaymentsClient({ accessToken: 'bench-token', baseUrl: server.url });
+    for (const c of [1, 32]) {
+      contenders[`${b.label} pay c=${c}`] = () =>
+        throughput(() => client.payments.create(ORDER_ID, PAYMENT), perRound, c);
+    }
+  }
+  try {
+    const rates = await alternate(contenders, rounds);
+    return Object.fromEntries(Object.entries(rates).map(([k, v]) => [k, summarize(v)]));
+  } finally {
+    server.stop();
+  }
+}
+
 async function throughputs(perRound: number) {
   const server = await startBenchServer();
   const agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 10_000 } });
@@ -154,7 +181,9 @@ const stripeGzip = gzipSync(
 const workers = await Promise.all(builds.map((b) => workerGzip(b.root)));
 const imports = coldImports(15);
 const stripeMs = imports.find((i) => i.label === 'stripe')!.ms;
-const rates = args.includes('--no-http') ? undefined : await throughputs(500);
+const payments = args.includes('--payments');
+const rates = args.includes('--no-http') || payments ? undefined : await throughputs(500);
+const paid = payments ? await paymentThroughputs(500) : undefined;
 const pct = (a: Sample, b: Sample) => `${((100 * a.rate) / b.rate).toFixed(0)}%`;
 
 const lines = [
@@ -168,4 +197,22 @@ const lines = [
   }),
   `| stripe (comparison) | ${(stripeGzip / 1024).toFixed(1)} KB | 1.00 (${stripeMs.toFixed(1)} ms) | | | |`,
 ];
+if (paid) {
+  const first = builds[0]!.label;
+  const cell = (label: string, c: number) => {
+    const s = paid[`${label} pay c=${c}`]!;
+    return `${Math.round(s.rate).toLocaleString('en-US')}/s (${pct(s, paid[`${first} pay c=${c}`]!)})`;
+  };
+  lines.push(
+    '',
+    `\`payments.create\`, ${rounds} alternating rounds of 500 calls per contender; each build as a share of ${first}:`,
+    '',
+    '| Build | c=1 | c=32 | CPU per call, c=1 |',
+    '|---|---:|---:|---:|',
+    ...builds.map(
+      (b) =>
+        `| ${b.label} | ${cell(b.label, 1)} | ${cell(b.label, 32)} | ${paid[`${b.label} pay c=1`]!.cpuUs.toFixed(1)} µs |`,
+    ),
+  );
+}
 console.log(lines.join('\n'));

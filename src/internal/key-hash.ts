@@ -19,18 +19,43 @@ export function keyDigest(parts: readonly unknown[] | string): string {
   return out;
 }
 
+/** Lower-case hex digits as char codes: a digest's hex in one string (`toString(16)` costs more). */
+const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
+
 /**
- * A 64-bit digest of a text, as 16 hex characters: two FNV-1a-style lanes in one pass, a quarter of
- * {@link keyDigest}'s work. For the intent fingerprint (run on every keyed call), where it only has to
- * tell apart two sets of params sent under one idempotency key.
+ * A 64-bit digest of a text given in parts (the digest of the parts joined, without joining them),
+ * as 16 hex characters: two FNV-1a-style lanes in one pass, a quarter of {@link keyDigest}'s work.
+ * For the intent fingerprint (run on every keyed call), where it only has to tell apart two sets of
+ * params sent under one idempotency key.
  */
-export function textDigest(text: string): string {
+export function textDigest(parts: readonly string[]): string {
   let a = 0x811c9dc5;
   let b = 0x9e3779b9;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x85ebca6b);
+  for (let p = 0; p < parts.length; p++) {
+    const text = parts[p] as string;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x85ebca6b);
+    }
   }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  const h = HEX;
+  return String.fromCharCode(
+    h[(a >>> 28) & 15] as number,
+    h[(a >>> 24) & 15] as number,
+    h[(a >>> 20) & 15] as number,
+    h[(a >>> 16) & 15] as number,
+    h[(a >>> 12) & 15] as number,
+    h[(a >>> 8) & 15] as number,
+    h[(a >>> 4) & 15] as number,
+    h[a & 15] as number,
+    h[(b >>> 28) & 15] as number,
+    h[(b >>> 24) & 15] as number,
+    h[(b >>> 20) & 15] as number,
+    h[(b >>> 16) & 15] as number,
+    h[(b >>> 12) & 15] as number,
+    h[(b >>> 8) & 15] as number,
+    h[(b >>> 4) & 15] as number,
+    h[b & 15] as number,
+  );
 }

@@ -41,7 +41,7 @@ export function newIntent(
   const draft: IntentRecord = {
     key,
     kind: call.kind,
-    fingerprint: textDigest(`${call.kind}|${call.orderId}|${call.paymentId ?? ''}|${json}`),
+    fingerprint: textDigest([call.kind, '|', call.orderId, '|', call.paymentId ?? '', '|', json]),
     orderId: call.orderId,
     paymentId: call.paymentId,
     amountCents: call.params.amount_cents,
