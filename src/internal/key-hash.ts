@@ -19,14 +19,16 @@ export function keyDigest(parts: readonly unknown[] | string): string {
   return out;
 }
 
-/** Lower-case hex digits as char codes: a digest's hex in one string (`toString(16)` costs more). */
+/** Lower-case hex digits as char codes, and the 16 codes of a digest being written. */
 const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
+const CODES: number[] = new Array(16).fill(48);
 
 /**
  * A 64-bit digest of a text given in parts (the digest of the parts joined, without joining them),
  * as 16 hex characters: two FNV-1a-style lanes in one pass, a quarter of {@link keyDigest}'s work.
  * For the intent fingerprint (run on every keyed call), where it only has to tell apart two sets of
- * params sent under one idempotency key.
+ * params sent under one idempotency key. The hex is written as one string of char codes
+ * (`toString(16)` and `padStart` per lane cost more than the hashing).
  */
 export function textDigest(parts: readonly string[]): string {
   let a = 0x811c9dc5;
@@ -39,23 +41,10 @@ export function textDigest(parts: readonly string[]): string {
       b = Math.imul(b ^ c, 0x85ebca6b);
     }
   }
-  const h = HEX;
-  return String.fromCharCode(
-    h[(a >>> 28) & 15] as number,
-    h[(a >>> 24) & 15] as number,
-    h[(a >>> 20) & 15] as number,
-    h[(a >>> 16) & 15] as number,
-    h[(a >>> 12) & 15] as number,
-    h[(a >>> 8) & 15] as number,
-    h[(a >>> 4) & 15] as number,
-    h[a & 15] as number,
-    h[(b >>> 28) & 15] as number,
-    h[(b >>> 24) & 15] as number,
-    h[(b >>> 20) & 15] as number,
-    h[(b >>> 16) & 15] as number,
-    h[(b >>> 12) & 15] as number,
-    h[(b >>> 8) & 15] as number,
-    h[(b >>> 4) & 15] as number,
-    h[b & 15] as number,
-  );
+  for (let i = 0; i < 8; i++) {
+    const shift = 28 - 4 * i;
+    CODES[i] = HEX[(a >>> shift) & 15] as number;
+    CODES[i + 8] = HEX[(b >>> shift) & 15] as number;
+  }
+  return String.fromCharCode.apply(null, CODES);
 }
