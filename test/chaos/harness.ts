@@ -4,123 +4,22 @@
  * the SDK's two clients (undici and a caller `fetch`) and the harness's counters, nothing else:
  * its heap growth after GC, from a warmed-up steady state, is the clients' own.
  *
- * Every call is a function of (seed, index) and is forgotten once it ended: the harness keeps
- * counters, the longest durations and the first few breaches, never a record per call. What the
- * clients say goes to a file, scanned for secrets after the heap was measured. Payments and refunds
- * go under idempotency keys: intents.ts counts how they ended, the service side checks what they
- * returned against the mock's records (keyed.ts).
+ * Every call is a function of (seed, index) and is forgotten once it ended (run-calls.ts makes and
+ * counts them): the harness keeps counters, the longest durations and the first few breaches,
+ * never a record per call. What the clients say goes to a file, scanned for secrets after the heap
+ * was measured. Payments and refunds go under idempotency keys: intents.ts counts how they ended,
+ * the service side checks what they returned against the mock's records (keyed.ts).
  */
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { MemoryIntentStore, PaymentsClient, PaymentsError, SCOPES } from '../../src/index.js';
-import { invoke, keyed, keyOf, type PlannedCall, planned } from './calls.js';
+import { MemoryIntentStore, PaymentsClient, SCOPES } from '../../src/index.js';
 import { Server } from './channel.js';
 import { collectGarbage } from './gc.js';
-import { IntentTally, type KeyedFiguresClient } from './intents.js';
-import { LagMonitor, Overruns } from './lag.js';
+import { CallRunner } from './run-calls.js';
+import type { ChaosOptions, ChaosResult } from './run-options.js';
 import { SecretScanner, Transcript } from './secrets.js';
-import type { FAULTS, Kind, ServerSummary } from './types.js';
 
-export interface ChaosOptions {
-  /** Calls measured. */
-  calls: number;
-  concurrency: number;
-  seed: number;
-  /** Calls made first, to reach a steady state (JIT, pools, token), before the baseline heap. @default 400 */
-  warmup?: number;
-  /** Share of requests the proxy breaks. @default 0.13 */
-  faultRate?: number;
-  /** Every attempt's `timeoutMs`. @default 1000 */
-  timeoutMs?: number;
-  /** The `deadlineMs` of about one call in five. @default 2500 */
-  deadlineMs?: number;
-  /**
-   * What an attempt or a call may overrun its limit by (timer granularity, abort and close), on top
-   * of the event loop's stalls at that moment (a loaded machine). @default 250
-   */
-  marginMs?: number;
-  /** Heap samples (after GC) taken during the measured calls, for the slope. @default 0 */
-  samples?: number;
-  /** The self-test's defect (`duplicateOrders` of ServerOptions in types.ts). */
-  duplicateOrders?: boolean | undefined;
-  /** Payments and refunds with a lost answer: `auto` reconciles, `off` is 0.2.0's. @default 'auto' */
-  reconcile?: 'auto' | 'off';
-  /**
-   * The clients' `settleMs`: above the longest the mock may still process a request after the
-   * client gave up on it: a `slow_request` reaches it up to timeoutMs + 600 ms after the proxy got
-   * it, and the event loops of both processes may each stall about a second on a loaded machine
-   * (docs/reliability.md). @default 5000
-   */
-  settleMs?: number;
-  /**
-   * The `deadlineMs` of one keyed call in five: room for two sends each reconciled (timeoutMs +
-   * settleMs) and a third. @default 15000
-   */
-  keyedDeadlineMs?: number;
-  /** The mix of calls (a self-test's). @default calls.ts's WEIGHTS */
-  weights?: Partial<Record<Kind, number>> | undefined;
-  /** Only these faults (a self-test's). @default every fault */
-  faults?: (typeof FAULTS)[number][] | undefined;
-  /**
-   * A self-test's defect on the client side: an adopted payment is reported as the order's decoy,
-   * as if reconciliation had adopted a payment its key did not make.
-   */
-  plantWrongAdoption?: boolean | undefined;
-  /**
-   * The `maxIntents` of the intent store both clients share: small enough that the warm-up fills
-   * it (400 calls make about 190 keyed intents), so the baseline heap already holds a full store
-   * and the heap check measures what grows beyond the store's bound (docs/reliability.md). @default 150
-   */
-  maxIntents?: number;
-  /** Writes a heap snapshot after the warm-up and one after the calls there (to find a leak). */
-  heapSnapshots?: string | undefined;
-  /** Called every 1,000 calls. */
-  onProgress?: ((done: number) => void) | undefined;
-}
-
-export interface ChaosResult {
-  options: Required<
-    Omit<
-      ChaosOptions,
-      'duplicateOrders' | 'onProgress' | 'heapSnapshots' | 'weights' | 'faults' | 'plantWrongAdoption'
-    >
-  >;
-  calls: number;
-  ok: number;
-  failed: number;
-  /** Failures that were not a `PaymentsError` (must be 0). */
-  notPaymentsError: number;
-  outcomeUnknown: number;
-  failedByKind: Record<string, number>;
-  /** The keyed payments and refunds, as the clients saw them (the measured calls). */
-  keyed: KeyedFiguresClient;
-  durationMs: number;
-  /**
-   * Attempts as the clients timed them: from the `request` event to the attempt's end. `explained`:
-   * past timeout + margin, but not past the event loop's stalls at the time; `over`: breaches.
-   */
-  attempts: { count: number; maxMs: number; explained: number; over: number; maxUnexplainedMs: number };
-  /** Calls with a `deadlineMs`: their longest duration, and the same judgement. */
-  deadlines: { calls: number; maxMs: number; explained: number; over: number };
-  heap: {
-    baselineBytes: number;
-    afterBytes: number;
-    growthBytes: number;
-    /** [calls done, heapUsed after GC] during the measured calls. */
-    samples: [number, number][];
-    /**
-     * The shared intent store's size after the warm-up and after the calls, and the intents it
-     * keeps by design beyond its cap at the end (open or unknown: never dropped until settled).
-     */
-    intents: { baseline: number; after: number; unsettled: number };
-  };
-  clientLoopDelayMaxMs: number;
-  unhandled: number;
-  transcript: { lines: number; secretsScanned: number; found: Record<string, number>; controlFound: boolean };
-  server: ServerSummary;
-  /** Every broken promise, as lines: empty when the SDK kept them all. */
-  broken: string[];
-}
+export type { ChaosOptions, ChaosResult } from './run-options.js';
 
 const HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -193,113 +92,17 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       fetch: new PaymentsClient({ ...common, fetch: (url, init) => globalThis.fetch(url, init) }),
     };
 
-    // Counters: the measured window's figures. Reset after the warm-up.
-    const c = {
-      ok: 0,
-      failed: 0,
-      notPaymentsError: 0,
-      outcomeUnknown: 0,
-      failedByKind: {} as Record<string, number>,
-      attempts: 0,
-      attemptMaxMs: 0,
-      deadlineCalls: 0,
-      deadlineMaxMs: 0,
-    };
-    const tally = new IntentTally();
-    const lag = new LagMonitor();
-    lag.start();
-    const attemptOverruns = new Overruns(options.marginMs, lag);
-    const deadlineOverruns = new Overruns(options.marginMs, lag);
-    stops.push(
-      () => lag.stop(),
-      () => attemptOverruns.stop(),
-      () => deadlineOverruns.stop(),
-    );
-    // Attempts in flight, by client and the SDK's call id: at most `concurrency` entries.
-    for (const [name, client] of Object.entries(clients)) {
-      transcript.listen(client);
-      tally.listen(client);
-      const started = new Map<string, number>();
-      const ended = (callId: string, path: string) => {
-        const t0 = started.get(callId);
-        if (t0 === undefined) return;
-        started.delete(callId);
-        const now = performance.now();
-        c.attempts++;
-        c.attemptMaxMs = Math.max(c.attemptMaxMs, now - t0);
-        attemptOverruns.note(
-          `${name} ${path} (${callId}), timeout ${options.timeoutMs} ms`,
-          t0 + options.timeoutMs,
-          now,
-        );
-      };
-      client.on('request', (e) => started.set(e.callId, performance.now()));
-      client.on('response', (e) => ended(e.callId, e.path));
-      client.on('retry', (e) => ended(e.callId, e.path));
-      client.on('end', (e) => ended(e.callId, e.path));
-    }
-
-    const runCalls = async (prefix: string, total: number, sample?: (done: number) => void) => {
-      let next = 0;
-      let done = 0;
-      const worker = async () => {
-        for (let i = next++; i < total; i = next++) {
-          const call: PlannedCall = planned(options.seed, prefix, i, plan);
-          const fixture = await server.prepare(call.callId, call.kind);
-          const t0 = performance.now();
-          const kind = call.kind === 'payments.create' ? 'payment' : 'refund';
-          try {
-            const id = await invoke(
-              clients[call.transport],
-              call,
-              fixture,
-              ready.locationId,
-              options.timeoutMs,
-            );
-            c.ok++;
-            if (keyed(call.kind) && id !== undefined) {
-              const adopted = tally.end(kind, keyOf(call.callId), 'ok');
-              const planted = adopted && input.plantWrongAdoption ? fixture?.decoyId : undefined;
-              server.send({ t: 'created', callId: call.callId, kind: call.kind, id: planted ?? id, adopted });
-            }
-          } catch (error) {
-            c.failed++;
-            c.failedByKind[call.kind] = (c.failedByKind[call.kind] ?? 0) + 1;
-            const e = error as { outcomeUnknown?: boolean; idempotencyKey?: string };
-            if (!(error instanceof PaymentsError)) {
-              c.notPaymentsError++;
-              breach(`${call.callId} ${call.kind}: threw a non-PaymentsError: ${String(error)}`);
-            } else if (e.outcomeUnknown) c.outcomeUnknown++;
-            if (keyed(call.kind)) {
-              const message = error instanceof Error ? error.message : String(error);
-              tally.end(kind, keyOf(call.callId), e.outcomeUnknown ? 'unknown' : 'known', message);
-            }
-            transcript.error(error);
-            server.send({
-              t: 'failure',
-              callId: call.callId,
-              kind: call.kind,
-              outcomeUnknown: e.outcomeUnknown === true,
-              idempotencyKey: e.idempotencyKey,
-            });
-          }
-          if (call.deadlineMs !== undefined) {
-            const now = performance.now();
-            c.deadlineCalls++;
-            c.deadlineMaxMs = Math.max(c.deadlineMaxMs, now - t0);
-            deadlineOverruns.note(
-              `${call.callId} ${call.kind}, deadline ${call.deadlineMs} ms`,
-              t0 + call.deadlineMs,
-              now,
-            );
-          }
-          done++;
-          sample?.(done);
-          if (done % 1000 === 0) input.onProgress?.(done);
-        }
-      };
-      await Promise.all(Array.from({ length: options.concurrency }, worker));
-    };
+    const runner = new CallRunner({
+      clients,
+      server,
+      locationId: ready.locationId,
+      transcript,
+      plan,
+      options,
+      input,
+      breach,
+    });
+    stops.push(() => runner.stop());
 
     /** Quiet (every message handled, the transcript written), then a full GC: the heap in use. */
     const settledHeap = async () => {
@@ -310,18 +113,9 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       return process.memoryUsage().heapUsed;
     };
 
-    await runCalls('warm', options.warmup);
+    await runner.run('warm', options.warmup);
     await server.collect(true);
-    attemptOverruns.judge();
-    deadlineOverruns.judge();
-    attemptOverruns.explained = 0;
-    deadlineOverruns.explained = 0;
-    lag.max = 0;
-    for (const key of Object.keys(c) as (keyof typeof c)[]) {
-      if (key !== 'failedByKind') c[key] = 0;
-    }
-    c.failedByKind = {};
-    tally.reset();
+    runner.reset();
 
     const baselineBytes = await settledHeap();
     const baselineIntents = intentStore.size;
@@ -330,7 +124,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     const every = options.samples > 0 ? Math.max(1, Math.floor(options.calls / options.samples)) : 0;
     const startedAt = performance.now();
     let sampling = Promise.resolve();
-    await runCalls('chaos', options.calls, (done) => {
+    await runner.run('chaos', options.calls, (done) => {
       if (every > 0 && done % every === 0 && done < options.calls) {
         sampling = sampling
           .then(() => collectGarbage())
@@ -341,7 +135,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     });
     await sampling;
     const durationMs = performance.now() - startedAt;
-    const clientLoopDelayMaxMs = Math.round(lag.max);
+    const clientLoopDelayMaxMs = Math.round(runner.lag.max);
     const afterBytes = await settledHeap();
     samples.push([options.calls, afterBytes]);
     const intents = {
@@ -381,6 +175,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
         breach(`an abandoned request ${line} (the clients' loop stalled at most ${clientLoopDelayMaxMs} ms)`);
     }
     if (unhandled > 0) breach(`${unhandled} unhandled rejections`);
+    const { attemptOverruns, deadlineOverruns, counts: c } = runner;
     attemptOverruns.judge();
     deadlineOverruns.judge();
     for (const line of attemptOverruns.examples) breach(`an attempt ${line}`);
@@ -408,7 +203,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       notPaymentsError: c.notPaymentsError,
       outcomeUnknown: c.outcomeUnknown,
       failedByKind: c.failedByKind,
-      keyed: tally.figures,
+      keyed: runner.tally.figures,
       durationMs,
       attempts: {
         count: c.attempts,
