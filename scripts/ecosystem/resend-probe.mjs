@@ -104,6 +104,7 @@ const CLIENTS = {
   'Node 20 fetch': nodeFetch('20'),
   'Node 22 fetch': nodeFetch('22'),
   'Node 24 fetch': nodeFetch('24'),
+  'Node 26 fetch': nodeFetch('26'),
   'undici request() (Agent)': evalIn(
     process.execPath,
     ['--input-type=module', '-e', undiciMain],
