@@ -11,17 +11,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { selfTimes } from './cpu-profile.js';
 import { throughput } from './stats.js';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const figure = process.argv[2] ?? 'read';
@@ -101,18 +92,9 @@ console.log(
 
 const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error('no CPU profile was written');
-const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
-const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
-const self = new Map<string, number>();
-let total = 0;
-profile.samples.forEach((id, i) => {
-  const frame = byNode.get(id)!.callFrame;
-  const us = profile.timeDeltas[i] ?? 0;
-  total += us;
-  const url = frame.url.replace(`file://${ROOT}`, '');
-  const key = `${frame.functionName || '(anonymous)'} [${url ? `${url}:${frame.lineNumber + 1}` : 'native'}]`;
-  self.set(key, (self.get(key) ?? 0) + us);
-});
+const { total, byFunction: self } = selfTimes(join(dir, file), (url) =>
+  url ? url.replace(`file://${ROOT}`, '') : 'native',
+);
 const idle = self.get('(idle) [native]') ?? 0;
 console.log(
   `${(total / 1e6).toFixed(2)} s sampled, ${((total - idle) / 1e6).toFixed(2)} s busy; share of busy time:`,

@@ -5,18 +5,9 @@
  *   npx tsx bench/profile.ts get|get-traced|get-raw|create|pay|webhook-1k|webhook-16k [top=25]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { selfTimes } from './cpu-profile.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const figure = process.argv[2] ?? 'get';
@@ -28,8 +19,6 @@ execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'profile-
   cwd: ROOT,
   stdio: 'inherit',
 });
-const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-
 function where(url: string): string {
   const pkg = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (pkg) return pkg[1]!;
@@ -38,19 +27,7 @@ function where(url: string): string {
   return url.replace(`file://${ROOT}`, '');
 }
 
-const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
-const self = new Map<string, number>();
-const byArea = new Map<string, number>();
-let total = 0;
-profile.samples.forEach((id, i) => {
-  const frame = byNode.get(id)!.callFrame;
-  const us = profile.timeDeltas[i] ?? 0;
-  total += us;
-  const area = where(frame.url);
-  const key = `${frame.functionName || '(anonymous)'} [${area}${frame.url ? `:${frame.lineNumber + 1}` : ''}]`;
-  self.set(key, (self.get(key) ?? 0) + us);
-  byArea.set(area, (byArea.get(area) ?? 0) + us);
-});
+const { total, byFunction: self, byArea } = selfTimes(file, where);
 const pct = (us: number) => `${((100 * us) / total).toFixed(1)}%`.padStart(6);
 const idle = byArea.get('node') === undefined ? 0 : (self.get('(idle) [node]') ?? 0);
 console.log(
