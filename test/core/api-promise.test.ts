@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { APIPromise } from '../../src/core/call/api-promise.js';
 import { NotFoundError } from '../../src/core/errors/api-errors.js';
 import { caught } from '../helpers/caught.js';
-import { LOCATION_ID, ORDER_ID, openOrderBody, orderCreatedBody } from '../helpers/fixtures.js';
+import { LOCATION_ID, ORDER_ID, openOrderBody, orderCreatedBody, paymentBody } from '../helpers/fixtures.js';
 import { apiError, TEST_CLIENT_SECRET, TOKEN_PREFIX } from '../helpers/handlers.js';
 import { describeTransports } from '../helpers/transports.js';
 
@@ -72,6 +72,29 @@ describeTransports('APIPromise', (t) => {
     expect(all).not.toContain(TOKEN_PREFIX);
     expect(all).not.toContain(TEST_CLIENT_SECRET);
     expect(Object.keys(headers).every((name) => name === name.toLowerCase())).toBe(true);
+  });
+
+  it("a keyed payment's withResponse() is its request's, credentials redacted, through the intent layer", async () => {
+    t.use(
+      http.post('*/pos/v1/orders/:id/payments', ({ request }) =>
+        HttpResponse.json(paymentBody, {
+          status: 201,
+          headers: { 'X-Request-Id': 'req_paid', 'X-Echo-Auth': request.headers.get('authorization') ?? '' },
+        }),
+      ),
+    );
+    const client = t.client();
+    const paid = await client.payments
+      .create(ORDER_ID, { method: 'card', amount_cents: 12_500 }, { idempotencyKey: 'charge-with-response' })
+      .withResponse();
+    expect(paid).toMatchObject({
+      status: 201,
+      requestId: 'req_paid',
+      data: { payment_id: paymentBody.payment_id },
+    });
+    // Positive control: the server echoed the bearer token, and the client's redaction hid it.
+    expect(Object.keys(paid.headers)).toContain('x-echo-auth');
+    expect(JSON.stringify(paid.headers)).not.toContain(TOKEN_PREFIX);
   });
 
   it('a failed call rejects withResponse() with the same error class as awaiting it', async () => {
