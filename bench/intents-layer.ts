@@ -13,6 +13,7 @@ import type { IntentCall } from '../src/core/call/types.js';
 import { IntentRunner } from '../src/core/intents/runner.js';
 import { MemoryIntentStore } from '../src/core/stores/memory-intent-store.js';
 import { textDigest } from '../src/internal/key-hash.js';
+import { keyMemoryFloor } from './key-floor.js';
 
 const concurrency = Number(process.argv[2] ?? 32);
 const maxIntents = Number(process.argv[3] ?? 10_000);
@@ -58,21 +59,7 @@ const keyed = () =>
     send,
     parse: (r) => r,
   } as IntentCall<Record<string, unknown>>);
-const remembered = new Map<string, { payment?: unknown; at: number }>();
-const floor = async () => {
-  const key = randomUUID();
-  if (remembered.size >= maxIntents) {
-    let drop = Math.ceil(maxIntents / 10);
-    for (const old of remembered.keys()) {
-      if (drop-- <= 0) break;
-      remembered.delete(old);
-    }
-  }
-  remembered.set(key, { at: Date.now() });
-  const payment = await alone();
-  remembered.set(key, { payment, at: Date.now() });
-  return payment;
-};
+const floor = keyMemoryFloor(alone, maxIntents);
 
 async function cpuPerCall(call: () => Promise<unknown>): Promise<number> {
   let started = 0;

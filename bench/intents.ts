@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import type { PaymentsClient, Requester } from '../src/index.js';
 import { startRedis } from '../test/fleets/engines.js';
+import { keyMemoryFloor } from './key-floor.js';
 import type { Comparison } from './report.js';
 import { sdk, stores } from './sdk.js';
 import { ORDER_ID, startBenchServer } from './server.js';
@@ -34,23 +35,8 @@ export async function benchIntents(options: { perRound: number; rounds: number }
   const plain = withoutIntents(client);
   const onRedis = new sdk.PaymentsClient({ ...base, intentStore: stores.redisStores(redis).intentStore });
   // The floor of the in-memory figure: the same resource plus the least a client must do to remember
-  // its keys in memory (a Map of at most 10,000 keys, the store's default cap: each key set before
-  // the send and again with its payment, the oldest tenth dropped at the cap).
-  const remembered = new Map<string, { payment?: unknown; at: number }>();
-  const floorCreate = async () => {
-    const key = randomUUID();
-    if (remembered.size >= 10_000) {
-      let drop = 1_000;
-      for (const old of remembered.keys()) {
-        if (drop-- <= 0) break;
-        remembered.delete(old);
-      }
-    }
-    remembered.set(key, { at: Date.now() });
-    const payment = await plain.create(ORDER_ID, PARAMS);
-    remembered.set(key, { payment, at: Date.now() });
-    return payment;
-  };
+  // its keys in memory (bench/key-floor.ts).
+  const floorCreate = keyMemoryFloor(() => plain.create(ORDER_ID, PARAMS));
   const { perRound, rounds } = options;
   try {
     const results: Comparison[] = [];

@@ -25,4 +25,4 @@ export {
   type DeliveryAttempt,
   type EventEnvelope,
   RETRY_SCHEDULE_MS,
-} from './webhooks/deliverer.js';
+} from './webhooks/deliveries.js';

@@ -9,7 +9,7 @@ import type { MockSnapshot } from './domain/snapshot.js';
 import type { RateTier } from './domain/state.js';
 import type { FaultSpec } from './faults/fault-queue.js';
 import type { LoopbackServer } from './servers/http-server.js';
-import type { Delivery, EventEnvelope } from './webhooks/deliverer.js';
+import type { Delivery, EventEnvelope } from './webhooks/deliveries.js';
 
 /**
  * The mock's webhook side: control-side registration, deliveries, dead letters, replay.

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createClock } from '../../src/testing/clock.js';
 import { MockState } from '../../src/testing/domain/state.js';
 import { createMockService } from '../../src/testing/index.js';
-import { EVENT_LOG_SIZE, WebhookDeliverer } from '../../src/testing/webhooks/deliverer.js';
+import { WebhookDeliverer } from '../../src/testing/webhooks/deliverer.js';
+import { EVENT_LOG_SIZE } from '../../src/testing/webhooks/deliveries.js';
 import { newPayment, paymentPath, useMock } from './helpers.js';
 
 // maxOrders: the mock keeps at most this many orders; the oldest goes first, with its payments,

@@ -117,8 +117,15 @@ export function runMiddleware(
   return step(0);
 }
 
+/** A call as the tracer sees it: the core's own call state, whose log lines take the span's ids. */
+export type TracedCall = Call & { logFields: { trace_id: string; span_id: string } | undefined };
+
 /**
  * Runs a call's middleware and attempts (`run`) inside the call's span (src/core/observe/tracing.ts).
  * When `run` resolves, `meta.status` is the status of the response that succeeded.
  */
-export type CallTracer = (call: Call, meta: ResponseMeta, run: () => Promise<unknown>) => Promise<unknown>;
+export type CallTracer = (
+  call: TracedCall,
+  meta: ResponseMeta,
+  run: () => Promise<unknown>,
+) => Promise<unknown>;

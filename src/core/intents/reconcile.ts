@@ -38,8 +38,9 @@ export type Verdict =
   | { outcome: 'unknown'; candidates: string[]; facts: string };
 
 /**
- * The verdict on `record` after its answer was lost, and a `reconcile` event for it (with the call's
- * id). A read that fails after its retries makes the verdict `unknown`: nothing known, nothing resent.
+ * The verdict on `record` (a call's lost answer, or an intent `client.recover()` found open), and a
+ * `reconcile` event for it (with the call's id, when a call asks). An intent never sent did not land.
+ * A read that fails after its retries makes the verdict `unknown`: nothing known, nothing resent.
  */
 export async function reconcile(
   io: IntentIO & { events: EventSink },
@@ -51,12 +52,15 @@ export async function reconcile(
   let verdict: Verdict;
   try {
     verdict =
-      record.kind === 'payment'
-        ? await reconcilePayment(io, record, until, signal)
-        : await reconcileRefund(io, record, signal);
+      record.firstSentAt === undefined
+        ? { outcome: 'not_landed' }
+        : record.kind === 'payment'
+          ? await reconcilePayment(io, record, until, signal)
+          : await reconcileRefund(io, record, signal);
   } catch (error) {
     // The reads failed (the service is down, the caller aborted).
     const reason = error instanceof Error ? error.message : String(error);
+    io.log?.('warn', `intent ${record.key} could not be reconciled (${reason})`);
     verdict = {
       outcome: 'unknown',
       candidates: [],
@@ -89,7 +93,7 @@ const POLL_MS = 1_000;
  * A payment's verdict: read the order until one candidate is this key's (landed), or none is and the
  * last send is `settleMs` old (not landed), or `until` passes (unknown).
  */
-export async function reconcilePayment(
+async function reconcilePayment(
   io: IntentIO,
   record: IntentRecord,
   until: number,
@@ -183,7 +187,7 @@ async function readOrder(
  * event recorded it in the intent store (`createWebhookHandler({ intentStore })`); it never counts
  * as not landed. The payment's status goes into the facts.
  */
-export async function reconcileRefund(
+async function reconcileRefund(
   io: IntentIO,
   record: IntentRecord,
   signal: AbortSignal | undefined,

@@ -2,7 +2,7 @@
 // unknown), by the same reading as a call's reconciliation, and reports each key's outcome.
 import type { EventSink } from '../observe/events.js';
 import { type IntentRecord, revise } from '../stores/intent-store.js';
-import { type IntentIO, reconcilePayment, reconcileRefund, settled, type Verdict } from './reconcile.js';
+import { type IntentIO, reconcile, settled } from './reconcile.js';
 
 /**
  * Options of `client.recover()`.
@@ -52,19 +52,8 @@ export async function recoverIntents(
     const begun = await io.store.begin(stale, owner, RECOVER_LEASE_MS);
     if (begun.status !== 'acquired') continue; // finished meanwhile, or a live call took it
     const record = begun.record;
-    let verdict: Verdict;
-    try {
-      verdict =
-        record.firstSentAt === undefined
-          ? { outcome: 'not_landed' }
-          : record.kind === 'payment'
-            ? await reconcilePayment(io, record, Date.now(), options.signal)
-            : await reconcileRefund(io, record, options.signal);
-    } catch (error) {
-      // The service's records could not be read for this key: it stays unknown, the others go on.
-      io.log?.('warn', `recover: ${record.key} could not be reconciled (${String(error)})`);
-      verdict = { outcome: 'unknown', candidates: [], facts: 'the records could not be read' };
-    }
+    // One key's unreadable records leave it unknown; the others go on.
+    const verdict = await reconcile(io, record, Date.now(), options.signal, undefined);
     const changes: Partial<IntentRecord> =
       verdict.outcome === 'landed'
         ? { state: 'landed', resultId: verdict.id, result: verdict.resource }
@@ -73,9 +62,7 @@ export async function recoverIntents(
           : { state: 'unknown', candidates: verdict.candidates };
     changes.updatedAt = Date.now();
     await io.store.put(revise(record, changes), owner, true);
-    const entry: RecoveredIntent = settled(record, verdict);
-    if (io.events.wants('reconcile')) io.events.emit('reconcile', { callId: undefined, ...entry });
-    report.push(entry);
+    report.push(settled(record, verdict));
   }
   return report;
 }

@@ -9,7 +9,7 @@
  * formatted from the span's own context, so a client without a tracer loads no OpenTelemetry code.
  */
 import type { ResponseMeta } from '../call/api-promise.js';
-import type { Call, CallTracer } from '../call/middleware.js';
+import type { Call, CallTracer, TracedCall } from '../call/middleware.js';
 
 /**
  * An attribute value, as OpenTelemetry defines it.
@@ -159,7 +159,7 @@ export function callTracer(tracer: PaymentsTracer, target: TraceTarget): CallTra
  */
 function traced(
   span: TraceSpan,
-  call: Call,
+  call: TracedCall,
   meta: ResponseMeta,
   run: () => Promise<unknown>,
 ): Promise<unknown> {
@@ -169,8 +169,8 @@ function traced(
     call.headers.traceparent = header;
     const state = ctx.traceState?.serialize();
     if (state) call.headers.tracestate = state;
-    // The call's log lines carry its trace (the state behind `call` is the core's CallState).
-    (call as { logFields?: { trace_id: string; span_id: string } }).logFields = {
+    // The call's log lines carry its trace.
+    call.logFields = {
       trace_id: ctx.traceId,
       span_id: ctx.spanId,
     };

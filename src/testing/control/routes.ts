@@ -7,7 +7,7 @@ import { MockApiError } from '../engine/respond.js';
 import { paymentView, refundView } from '../engine/views.js';
 import type { FaultSpec } from '../faults/fault-queue.js';
 import type { MockService } from '../mock-service.js';
-import type { EventEnvelope } from '../webhooks/deliverer.js';
+import type { EventEnvelope } from '../webhooks/deliveries.js';
 import * as S from './schemas.js';
 import { deliveryView, eventView } from './views.js';
 

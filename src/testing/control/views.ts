@@ -1,7 +1,7 @@
 // Webhook deliveries and events as the control API and the dashboard show them (snake_case, no body,
 // no secret).
 import type { z } from 'zod';
-import type { Delivery, EventEnvelope } from '../webhooks/deliverer.js';
+import type { Delivery, EventEnvelope } from '../webhooks/deliveries.js';
 import type { DeliveryView, EventView } from './schemas.js';
 
 /** A webhook delivery as the control API and the dashboard show it (snake_case, no body, no secret). */

@@ -4,81 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { isLoopbackHost } from '../../schemas/common.js';
-import type { KnownEventKind } from '../../schemas/events.js';
 import { webhookSignatureHeader } from '../../webhooks/sign.js';
 import type { InternalClock } from '../clock.js';
 import type { MockState, WebhookEndpointRecord } from '../domain/state.js';
 import type { PaymentEvent } from '../engine/mock-core.js';
 import { MockControlError } from '../engine/respond.js';
-
-/**
- * Delay before each attempt (spec 6.5): immediate, 1 min, 5 min, 30 min, 2 h, 12 h after the previous one.
- *
- * @example
- * mock.clock.advance(RETRY_SCHEDULE_MS[1]); // the second attempt starts
- */
-export const RETRY_SCHEDULE_MS = [0, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 12 * 3_600_000] as const;
-
-/** How many of the latest events the mock's event log keeps (`mock.webhooks.events()`). */
-export const EVENT_LOG_SIZE = 10_000;
-
-/**
- * The event envelope of spec 6.3.
- *
- * @example
- * const [event] = mock.webhooks.events();
- * expect(event?.event_kind).toBe('payment.approved');
- */
-export interface EventEnvelope {
-  v: 1;
-  event_id: string;
-  event_kind: KnownEventKind;
-  occurred_at: string;
-  partner_id: string;
-  resource: Record<string, unknown>;
-}
-
-/**
- * One try at delivering an event.
- *
- * @example
- * const [attempt] = mock.webhooks.deliveries()[0]!.attempts;
- * expect(attempt).toMatchObject({ status: 500, ok: false });
- */
-export interface DeliveryAttempt {
-  /** Mock-clock time of the attempt. */
-  at: string;
-  /** The receiver's status, or null when it did not answer in time or could not be reached. */
-  status: number | null;
-  ok: boolean;
-  error?: string;
-}
-
-/**
- * An event on its way to one endpoint, in the service's snake_case like everything else the mock
- * shows.
- *
- * @example
- * await mock.webhooks.flush();
- * const [delivery] = mock.webhooks.deliveries();
- * expect(delivery?.status).toBe('delivered');
- */
-export interface Delivery {
-  delivery_id: string;
-  webhook_endpoint_id: string;
-  url: string;
-  event_id: string;
-  event_kind: KnownEventKind;
-  /** The exact JSON body sent on every attempt. */
-  body: string;
-  /** `replayed`: a dead letter that was delivered again as a new delivery (see `replay_of`). */
-  status: 'pending' | 'delivered' | 'dead_letter' | 'replayed';
-  attempts: DeliveryAttempt[];
-  /** Mock-clock time of the next attempt (null once delivered or dead-lettered). */
-  next_attempt_at: string | null;
-  /** The delivery this one replays, or null. */
-  replay_of: string | null;
-}
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  EVENT_LOG_SIZE,
+  type EventEnvelope,
+  RETRY_SCHEDULE_MS,
+} from './deliveries.js';
 
 /** A delivery as the deliverer keeps it: the next attempt in mock-clock milliseconds. */
 interface DeliveryRecord extends Omit<Delivery, 'next_attempt_at'> {
