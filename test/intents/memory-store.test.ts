@@ -43,6 +43,31 @@ describe('MemoryIntentStore bounds', () => {
     expect(await store.forOrder('order-k0')).toEqual([]);
   });
 
+  it('an order with many keys keeps its index through pruning, rewritten once a pass (not shifted per key)', async () => {
+    const store = new MemoryIntentStore({ maxIntents: 1_000 });
+    const shift = vi.spyOn(Array.prototype, 'shift');
+    const splice = vi.spyOn(Array.prototype, 'splice');
+    try {
+      // Synchronous begin and land (the runner's path on this store): nothing else runs meanwhile.
+      for (let i = 0; i < 5_000; i++) {
+        const d = draft(`k${i}`, 'one-order');
+        expect(store.beginNow(d, 'o', 60_000).status).toBe('acquired');
+        expect(store.landNow(d, 'o', `pay-${i}`, { payment_id: `pay-${i}` })).toBe('ok');
+      }
+      // Before, each dropped key shifted the order's array: 4,000 shifts of up to 1,000 keys.
+      expect(shift).not.toHaveBeenCalled();
+      expect(splice).not.toHaveBeenCalled();
+    } finally {
+      shift.mockRestore();
+      splice.mockRestore();
+    }
+    const kept = (await store.forOrder('one-order')).map((r) => r.key);
+    expect(kept).toHaveLength(store.size);
+    expect(kept.at(-1)).toBe('k4999');
+    expect(kept).toEqual([...kept].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))));
+    expect(await store.get('k0')).toBeUndefined();
+  });
+
   it('drops finished intents after ttlMs, keeps unknown ones', async () => {
     const store = new MemoryIntentStore({ ttlMs: 1_000 });
     await finish(store, 'old');

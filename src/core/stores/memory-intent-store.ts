@@ -54,7 +54,8 @@ export class MemoryIntentStore implements IntentStore {
 
   /**
    * Drops finished intents older than the TTL, and the oldest finished ones while over the cap (the
-   * map is in creation order: oldest first).
+   * map is in creation order: oldest first). Each order's index is rewritten once per pass, not once
+   * per dropped key: an order with thousands of keys would otherwise shift its whole array per key.
    */
   #prune(now: number): void {
     // At the cap, a tenth goes at once: a pass walks the map from its oldest entry, so pruning
@@ -63,27 +64,24 @@ export class MemoryIntentStore implements IntentStore {
       this.#held.size < this.#maxIntents
         ? 0
         : this.#held.size - this.#maxIntents + Math.ceil(this.#maxIntents / 10);
+    const orders = new Set<string>();
     for (const [key, held] of this.#held) {
       const expired = held.record.createdAt <= now - this.#ttlMs;
       if (!expired && over <= 0) break;
-      const { state, updatedAt } = held.record;
+      const { state, updatedAt, orderId } = held.record;
       const finished = state === 'landed' || state === 'not_landed';
       if (finished && held.owner === undefined && (over > 0 || updatedAt <= now - this.#ttlMs)) {
-        this.#drop(key, held.record);
+        this.#held.delete(key);
+        orders.add(orderId);
         over--;
       }
     }
-  }
-
-  #drop(key: string, record: IntentRecord): void {
-    this.#held.delete(key);
-    const keys = this.#orders.get(record.orderId);
-    if (!keys) return;
-    // Intents leave oldest first, so an order's key is mostly its first.
-    const at = keys[0] === key ? 0 : keys.indexOf(key);
-    if (at === 0) keys.shift();
-    else if (at > 0) keys.splice(at, 1);
-    if (keys.length === 0) this.#orders.delete(record.orderId);
+    for (const orderId of orders) {
+      // A pass only drops: an order's key is still its own exactly when it is still held.
+      const keys = this.#orders.get(orderId)?.filter((key) => this.#held.has(key));
+      if (keys?.length) this.#orders.set(orderId, keys);
+      else this.#orders.delete(orderId);
+    }
   }
 
   async begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin> {
