@@ -1,7 +1,7 @@
 // The `client.payments` resource (spec 4.3 to 4.5): creates a card payment (retried only when
 // provably not processed), reads one, and voids one.
 import { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions } from '../core/call/types.js';
+import type { Requester, RequestOptions, Settle } from '../core/call/types.js';
 import { validate } from '../core/call/validate.js';
 import { formatCents } from '../internal/format.js';
 import { path } from '../internal/path.js';
@@ -39,7 +39,7 @@ export class Payments {
     return APIPromise.run(() => {
       checkIds({ orderId });
       const body = validate(PaymentCreateParams, params, 'payment');
-      const send = (options: RequestOptions | undefined, json?: string) =>
+      const send = (options: RequestOptions | undefined, json?: string, settle?: Settle) =>
         this.client.request({
           method: 'POST',
           scope: 'svc/payments:create',
@@ -47,6 +47,7 @@ export class Payments {
           route: '/pos/v1/orders/{order_id}/payments',
           body,
           json,
+          settle,
           retry: 'unsafe',
           reconcile: {
             subject: 'the order',

@@ -1,7 +1,7 @@
 // The `client.refunds` resource (spec 4.6, 4.7): refunds all or part of a settled payment, and reads
 // a refund.
 import { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions } from '../core/call/types.js';
+import type { Requester, RequestOptions, Settle } from '../core/call/types.js';
 import { validate } from '../core/call/validate.js';
 import { path } from '../internal/path.js';
 import { Refund, RefundCreateParams } from '../schemas/refunds.js';
@@ -40,7 +40,7 @@ export class Refunds {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       const body = validate(RefundCreateParams, params, 'refund');
-      const send = (options: RequestOptions | undefined, json?: string) =>
+      const send = (options: RequestOptions | undefined, json?: string, settle?: Settle) =>
         this.client.request({
           method: 'POST',
           scope: 'svc/payments:refund',
@@ -48,6 +48,7 @@ export class Refunds {
           route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
           body,
           json,
+          settle,
           retry: 'unsafe',
           reconcile: {
             subject: 'the order',

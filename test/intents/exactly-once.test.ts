@@ -261,6 +261,44 @@ describe('a lost answer is reconciled with the order', () => {
     expect(creates).toBe(2);
   });
 
+  // On the hot path the core settles the intent inside the call; around a middleware or an `end`
+  // listener it settles it as a caller would. Either way: one payment, adopted or replayed.
+  it.each([
+    ['nothing around the call', () => ({})],
+    ['a middleware', () => ({ middleware: [(_call: unknown, next: () => Promise<unknown>) => next()] })],
+    ['an end listener', () => ({ listen: true })],
+  ] as const)(
+    'with %s: a lost answer is adopted and the key then replays it, one payment',
+    async (_name, setup) => {
+      const { listen, ...options } = setup() as { listen?: boolean } & PaymentsClientOptions;
+      const c = client(options);
+      const ends: unknown[] = [];
+      if (listen) c.on('end', (e) => ends.push(e));
+      const orderId = await order(c);
+      const params = { method: 'card', amount_cents: 700 } as const;
+      const first = await c.payments.create(orderId, params, { idempotencyKey: 'hot-ok' });
+      mock.failNext({ ...PAYMENTS, phase: 'after', status: 500, times: 3 });
+      const adopted = await c.payments.create(
+        orderId,
+        { ...params, amount_cents: 800 },
+        { idempotencyKey: 'hot-lost' },
+      );
+      // Both keys replay what they produced, with nothing sent.
+      const sent = creates;
+      expect(await c.payments.create(orderId, params, { idempotencyKey: 'hot-ok' })).toEqual(first);
+      expect(
+        await c.payments.create(orderId, { ...params, amount_cents: 800 }, { idempotencyKey: 'hot-lost' }),
+      ).toEqual(adopted);
+      expect(creates).toBe(sent);
+      expect(
+        paymentsOf(orderId)
+          .map((p) => p.payment_id)
+          .sort(),
+      ).toEqual([first.payment_id, adopted.payment_id].sort());
+      if (listen) expect(ends.length).toBeGreaterThan(0);
+    },
+  );
+
   it('two payments that could be it: outcomeUnknown with both candidates, nothing sent again', async () => {
     const c = client();
     const orderId = await order(c);

@@ -26,7 +26,7 @@ import {
 import { bodyOf, CallState, callResult, endEvent, queryString } from './call-state.js';
 import { deadlineError, finishError, waitForToken } from './final-error.js';
 import { type CallTracer, type Middleware, runMiddleware } from './middleware.js';
-import type { CoreSpec, RequestSpec } from './types.js';
+import type { CoreSpec, RequestSpec, Settle } from './types.js';
 
 /** What the core needs from the client. */
 export interface CoreConfig {
@@ -59,6 +59,21 @@ const REASON: Record<AttemptFailure['kind'], RetryReason> = {
   invalid_response: 'status',
 };
 
+/**
+ * A wrapped call's outcome as its intent sees it: around the tracer, the middleware and the `end`
+ * event, as a caller would see the call (on the hot path, the core settles it inside the attempts).
+ */
+function settled<T>(ended: Promise<T>, settle: Settle | undefined, meta: ResponseMeta): Promise<T> {
+  if (!settle) return ended;
+  return ended.then(
+    (value) => {
+      settle.landed(value);
+      return value;
+    },
+    (error: unknown) => settle.recover(error, meta) as Promise<T>,
+  );
+}
+
 /** Sends requests for one client (and the clients derived from it share its auth and transport). */
 export class HttpCore {
   /** Set by the client after construction (minting a token goes through {@link exchange}). */
@@ -80,12 +95,15 @@ export class HttpCore {
   call<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
-    const { events } = this.#config;
+    const { events, middleware, trace } = this.#config;
     const headers = this.#headers(spec);
     const state = this.#state(spec, headers);
+    // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
+    // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
+    if (!trace && middleware.length === 0 && !events.wants('end'))
+      return APIPromise.from(this.#run(spec, state, headers, meta, true, spec.settle), meta);
     const data = this.#wrapped(spec, state, headers, meta);
-    // The hot path: nobody waits for the call's `end`, so nothing around the attempts.
-    if (!events.wants('end')) return APIPromise.from(data, meta);
+    if (!events.wants('end')) return APIPromise.from(settled(data, spec.settle, meta), meta);
     // Two callbacks, not an async frame (a meter wants every `end`: its figure is measured).
     const ended = data.then(
       (value) => {
@@ -97,7 +115,7 @@ export class HttpCore {
         throw error;
       },
     );
-    return APIPromise.from(ended, meta);
+    return APIPromise.from(settled(ended, spec.settle, meta), meta);
   }
 
   /** Attempts and retries without a call's id, middleware or events: the token grant. */
@@ -139,6 +157,7 @@ export class HttpCore {
     headers: Record<string, string>,
     meta: ResponseMeta | undefined,
     isCall: boolean,
+    settle?: Settle,
   ): Promise<z.infer<S>> {
     const cfg = this.#config;
     const opts = spec.options;
@@ -197,7 +216,10 @@ export class HttpCore {
         if (res) result = readAttempt(ctx, spec, state, res, started, meta);
         inFlight = false;
         if (!result) throw new Error('unreachable: an attempt ends with a response or a failure');
-        if (result.ok) return result.value;
+        if (result.ok) {
+          settle?.landed(result.value);
+          return result.value;
+        }
         const { failure, error } = result;
         if (failure.kind === 'status' && failure.status === 429)
           cfg.limiter?.backoff(failure.retryAfterMs ?? 1000);
@@ -270,6 +292,7 @@ export class HttpCore {
       });
       final.callId = state.callId;
       if (final.outcomeUnknown) cfg.log?.('warn', final.message, state.logFields);
+      if (settle && meta) return settle.recover(final, meta) as Promise<z.infer<S>>;
       throw final;
     }
   }

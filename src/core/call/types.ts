@@ -2,7 +2,7 @@
 // to the core, Reconciliation, the Requester contract, and the core's own CoreSpec.
 import type { z } from 'zod';
 import type { Scope } from '../../schemas/common.js';
-import type { APIPromise } from './api-promise.js';
+import type { APIPromise, ResponseMeta } from './api-promise.js';
 
 /**
  * Options every resource method takes as its last argument.
@@ -82,6 +82,12 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
    * @internal
    */
   json?: string | undefined;
+  /**
+   * The intent layer's hold on the call's outcome, so that a keyed payment or refund is no promise
+   * longer than the call itself (src/core/intents/runner.ts).
+   * @internal
+   */
+  settle?: Settle | undefined;
   /** Whether to send the bearer token. Public endpoints pass false. @default true */
   auth?: boolean;
   /**
@@ -100,6 +106,17 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
   reconcile?: Reconciliation;
   /** The caller's per-call options. @default undefined (the client's settings) */
   options?: RequestOptions | undefined;
+}
+
+/**
+ * How the intent layer settles a payment or refund creation from inside the core's call: `landed`
+ * sees the data before anything awaiting the call does (it must not throw), and `recover` takes
+ * over a failure, its promise becoming the call's (`meta` is the call's, for its later sends).
+ * @internal
+ */
+export interface Settle {
+  landed(data: unknown): void;
+  recover(error: unknown, meta: ResponseMeta): Promise<unknown>;
 }
 
 /**
@@ -152,8 +169,11 @@ export interface IntentCall<T> {
   /** The validated body: what the fingerprint covers, with the order and payment. */
   params: { amount_cents: number; method?: string } & Record<string, unknown>;
   options: RequestOptions | undefined;
-  /** Sends the create request once through the core (the key is not sent); `json` is `params` serialised. */
-  send(options: RequestOptions, json?: string): APIPromise<T>;
+  /**
+   * Sends the create request once through the core (the key is not sent); `json` is `params`
+   * serialised, `settle` the runner's hold on the outcome ({@link Settle}).
+   */
+  send(options: RequestOptions, json?: string, settle?: Settle): APIPromise<T>;
   /** A stored or adopted resource as the create call's type. */
   parse(resource: Record<string, unknown>): T;
 }

@@ -67,29 +67,36 @@ export class IntentRunner {
       const meta = responseMeta();
       return APIPromise.from(this.#run(call, meta, intent, undefined), meta);
     }
-    const sending = call.send(sendOptions(call, intent.until), intent.json);
-    // The send's own meta is the call's (its later sends, if any, write theirs into it).
-    const meta = metaOf(sending);
-    const landed = sending.then(
-      (data) => {
-        const id = resultIdOf(call.kind, data);
-        if (memory.landNow(intent.draft, intent.owner, id, data as Record<string, unknown>) === 'lost') {
-          // This call outlived its lease and another call with its key holds it: that one reconciles.
-          this.cfg.log?.(
-            'warn',
-            `intent ${intent.key}: its lease passed to another call before ${call.kind} ${id} was recorded; that call reconciles it`,
-          );
-        }
-        return data;
-      },
-      () => this.#run(call, meta, intent, sending),
-    );
-    return APIPromise.from(landed, meta);
+    // The call's promise is the send's own: the core lands the intent before anyone awaiting the
+    // call sees the data, and hands a failure to the loop, whose promise becomes the call's.
+    return call.send(sendOptions(call, intent.until), intent.json, {
+      landed: (data) => this.#landed(call.kind, memory, intent, data),
+      recover: (error, meta) => this.#run(call, meta, intent, Promise.reject(error)),
+    });
+  }
+
+  /** A new key's first send succeeded: its intent lands in place (it never throws: the answer stands). */
+  #landed(kind: IntentCall<unknown>['kind'], memory: MemoryIntentStore, intent: Intent, data: unknown): void {
+    let id: string | undefined;
+    try {
+      id = resultIdOf(kind, data);
+      if (memory.landNow(intent.draft, intent.owner, id, data as Record<string, unknown>) === 'ok') return;
+      // This call outlived its lease and another call with its key holds it: that one reconciles.
+      this.cfg.log?.(
+        'warn',
+        `intent ${intent.key}: its lease passed to another call before ${kind} ${id} was recorded; that call reconciles it`,
+      );
+    } catch (error) {
+      this.cfg.log?.(
+        'error',
+        `intent ${intent.key} could not be recorded (${String(error)}); a rerun with its key reconciles it`,
+      );
+    }
   }
 
   /**
    * @param first A new key's first send, begun by {@link run}, that failed: the loop starts from
-   * its failure.
+   * its failure (a promise rejected with it).
    */
   async #run<T>(
     call: IntentCall<T>,
