@@ -16,6 +16,7 @@ export type {
   RequestOptions,
   RequestSpec,
   RetryMode,
+  Settle,
 } from './core/call/types.js';
 export * from './core/errors/api-errors.js';
 export type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';

@@ -109,13 +109,20 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
 }
 
 /**
- * How the intent layer settles a payment or refund creation from inside the core's call: `landed`
- * sees the data before anything awaiting the call does (it must not throw), and `recover` takes
- * over a failure, its promise becoming the call's (`meta` is the call's, for its later sends).
- * @internal
+ * How the client's intent runner settles a payment or refund creation from inside the call that
+ * sends it ({@link IntentCall.send} passes it on to the request), so that the call needs no promise
+ * of its own around the send. A requester's `request` must honour it; the client's does.
+ *
+ * @example
+ * const settle: Settle = {
+ *   landed: (payment) => recordLanded(key, payment),
+ *   recover: (error, meta) => reconcileLostAnswer(key, error, meta),
+ * };
  */
 export interface Settle {
+  /** Sees the created resource before anything awaiting the call does; it must not throw. */
   landed(data: unknown): void;
+  /** Takes over a failed send: its promise becomes the call's (`meta` is the call's, for its later sends). */
   recover(error: unknown, meta: ResponseMeta): Promise<unknown>;
 }
 
