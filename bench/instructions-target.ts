@@ -7,23 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { PaymentsClient, Requester } from '../src/index.js';
 import { keyMemoryFloor } from './key-floor.js';
 import { sdk } from './sdk.js';
+import { ORDER_ID, payment } from './server.js';
 
 const [mode = '', calls, concurrency] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4])];
-const ORDER_ID = '0b7e3c1a-5d2f-4e8a-9c61-7f3a2b1d4e05';
 const PARAMS = { method: 'card', amount_cents: 12_500 } as const;
-let paid = 0;
-// Every payment its own id, as the service gives.
-const body = () =>
-  JSON.stringify({
-    payment_id: `5c1d2e3f-4a5b-4c6d-8e7f-${(++paid).toString(16).padStart(12, '0')}`,
-    order_id: ORDER_ID,
-    status: 'pending',
-    amount_cents: 12_500,
-    method: 'card',
-    created_at: '2026-11-22T03:00:00.000Z',
-  });
 const fetch = async () =>
-  new Response(body(), {
+  new Response(payment(), {
     status: 201,
     headers: { 'content-type': 'application/json', 'x-request-id': 'r1' },
   });

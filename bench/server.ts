@@ -37,7 +37,8 @@ const CREATED = JSON.stringify({ order_id: ORDER_ID, status: 'open', total_cents
 // Every payment its own id, as the service gives (a payment id the intent store saw for another
 // key would be refused as that key's: the same id for every payment would not be a success path).
 let payments = 0;
-const payment = () =>
+/** A pending payment's JSON, with an id of its own (the bench server's answer to a payment POST). */
+export const payment = () =>
   JSON.stringify({
     payment_id: `5c1d2e3f-4a5b-4c6d-8e7f-${(++payments).toString(16).padStart(12, '0')}`,
     order_id: ORDER_ID,

@@ -71,7 +71,7 @@ export class IntentRunner {
     // call sees the data, and hands a failure to the loop, whose promise becomes the call's.
     return call.send(sendOptions(call, intent.until), intent.json, {
       landed: (data) => this.#landed(call.kind, memory, intent, data),
-      recover: (error, meta) => this.#run(call, meta, intent, Promise.reject(error)),
+      recover: (error, meta) => this.#run(call, meta, intent, { error }),
     });
   }
 
@@ -95,14 +95,14 @@ export class IntentRunner {
   }
 
   /**
-   * @param first A new key's first send, begun by {@link run}, that failed: the loop starts from
-   * its failure (a promise rejected with it).
+   * @param first The failure of a new key's first send, begun by {@link run}: the loop starts
+   * from it.
    */
   async #run<T>(
     call: IntentCall<T>,
     meta: ResponseMeta,
     intent: Intent,
-    first: Promise<T> | undefined,
+    first: { error: unknown } | undefined,
   ): Promise<T> {
     const opts = call.options;
     const { key, json, mode, leaseMs, until, owner, draft } = intent;
@@ -141,7 +141,8 @@ export class IntentRunner {
       }
       sent++;
       try {
-        const sending = sent === 1 && first ? first : call.send(sendOptions(call, until), json);
+        if (sent === 1 && first) throw first.error;
+        const sending = call.send(sendOptions(call, until), json);
         const data = await sending;
         Object.assign(meta, metaOf(sending));
         await this.#finish(
