@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { APIPromise, responseMeta } from '../src/core/call/api-promise.js';
-import type { IntentCall } from '../src/core/call/types.js';
+import type { IntentCall, Settle } from '../src/core/call/types.js';
 import { IntentRunner } from '../src/core/intents/runner.js';
 import { MemoryIntentStore } from '../src/core/stores/memory-intent-store.js';
 import { textDigest } from '../src/internal/key-hash.js';
@@ -37,18 +37,20 @@ const runner = new IntentRunner({
 });
 
 let paid = 0;
-const send = () =>
-  APIPromise.from(
-    Promise.resolve({
-      payment_id: `p-${++paid}`,
-      order_id: ORDER,
-      status: 'pending',
-      amount_cents: 12_500,
-      method: 'card',
-      created_at: '2026-11-26T00:00:00.000Z',
-    }),
-    responseMeta(),
-  );
+// As the core does on its hot path: the intent lands (settle.landed) before the call's promise
+// resolves; without it every intent would stay open, and the store would never prune.
+const send = (_options?: unknown, _json?: string, settle?: Settle) => {
+  const data = {
+    payment_id: `p-${++paid}`,
+    order_id: ORDER,
+    status: 'pending',
+    amount_cents: 12_500,
+    method: 'card',
+    created_at: '2026-11-26T00:00:00.000Z',
+  };
+  settle?.landed(data);
+  return APIPromise.from(Promise.resolve(data), responseMeta());
+};
 const alone = () => APIPromise.run(send);
 const keyed = () =>
   runner.run({

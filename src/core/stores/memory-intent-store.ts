@@ -25,8 +25,12 @@ interface Held {
  */
 export class MemoryIntentStore implements IntentStore {
   readonly #held = new Map<string, Held>();
-  /** Each order's keys, oldest first (arrays: a key is pushed once and mostly leaves from the front). */
-  readonly #orders = new Map<string, string[]>();
+  /**
+   * Each order's keys, oldest first. A set, not an array: a pruning pass drops each key from its
+   * order in constant time, where an array had to be shifted or rewritten (an order with thousands
+   * of payments made every pass walk them all).
+   */
+  readonly #orders = new Map<string, Set<string>>();
   /** Refunds seen in events, by payment; in the order they were noted (oldest first). */
   readonly #refunds = new Map<string, Map<string, RefundSighting & { notedAt: number }>>();
   readonly #ttlMs: number;
@@ -54,8 +58,7 @@ export class MemoryIntentStore implements IntentStore {
 
   /**
    * Drops finished intents older than the TTL, and the oldest finished ones while over the cap (the
-   * map is in creation order: oldest first). Each order's index is rewritten once per pass, not once
-   * per dropped key: an order with thousands of keys would otherwise shift its whole array per key.
+   * map is in creation order: oldest first).
    */
   #prune(now: number): void {
     // At the cap, a tenth goes at once: a pass walks the map from its oldest entry, so pruning
@@ -64,7 +67,6 @@ export class MemoryIntentStore implements IntentStore {
       this.#held.size < this.#maxIntents
         ? 0
         : this.#held.size - this.#maxIntents + Math.ceil(this.#maxIntents / 10);
-    const orders = new Set<string>();
     for (const [key, held] of this.#held) {
       const expired = held.record.createdAt <= now - this.#ttlMs;
       if (!expired && over <= 0) break;
@@ -72,15 +74,10 @@ export class MemoryIntentStore implements IntentStore {
       const finished = state === 'landed' || state === 'not_landed';
       if (finished && held.owner === undefined && (over > 0 || updatedAt <= now - this.#ttlMs)) {
         this.#held.delete(key);
-        orders.add(orderId);
+        const keys = this.#orders.get(orderId);
+        if (keys?.delete(key) && keys.size === 0) this.#orders.delete(orderId);
         over--;
       }
-    }
-    for (const orderId of orders) {
-      // A pass only drops: an order's key is still its own exactly when it is still held.
-      const keys = this.#orders.get(orderId)?.filter((key) => this.#held.has(key));
-      if (keys?.length) this.#orders.set(orderId, keys);
-      else this.#orders.delete(orderId);
     }
   }
 
@@ -95,8 +92,9 @@ export class MemoryIntentStore implements IntentStore {
     // Another key's result on the same order (an adoption racing another) is found among the
     // order's keys, which are few; a result on the success path comes through landNow, unchecked.
     const orderKeys = record.resultId === undefined ? undefined : this.#orders.get(record.orderId);
-    if (orderKeys?.some((k) => k !== record.key && this.#held.get(k)?.record.resultId === record.resultId))
-      return 'taken';
+    if (orderKeys)
+      for (const k of orderKeys)
+        if (k !== record.key && this.#held.get(k)?.record.resultId === record.resultId) return 'taken';
     held.record = { ...record };
     if (release) held.owner = undefined;
     return 'ok';
@@ -123,8 +121,8 @@ export class MemoryIntentStore implements IntentStore {
       // out copies.
       this.#held.set(draft.key, { record: draft, owner, until: now + leaseMs });
       const keys = this.#orders.get(draft.orderId);
-      if (keys) keys.push(draft.key);
-      else this.#orders.set(draft.orderId, [draft.key]);
+      if (keys) keys.add(draft.key);
+      else this.#orders.set(draft.orderId, new Set([draft.key]));
       return { status: 'acquired', record: draft };
     }
     if (held.record.fingerprint !== draft.fingerprint) return { status: 'conflict', record: held.record };
@@ -167,11 +165,12 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async forOrder(orderId: string): Promise<IntentRecord[]> {
-    const keys = this.#orders.get(orderId) ?? [];
-    return keys.flatMap((key) => {
+    const records: IntentRecord[] = [];
+    for (const key of this.#orders.get(orderId) ?? []) {
       const held = this.#held.get(key);
-      return held ? [{ ...held.record }] : [];
-    });
+      if (held) records.push({ ...held.record });
+    }
+    return records;
   }
 
   async unfinished(olderThanMs: number): Promise<IntentRecord[]> {
