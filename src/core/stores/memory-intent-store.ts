@@ -2,10 +2,99 @@
 // the contract it implements).
 import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './intent-store.js';
 
-interface Held {
-  record: IntentRecord;
-  owner?: string | undefined;
+/**
+ * One key's intent as the store keeps it: the record's fields and the key's lease in one object,
+ * every time an offset in ms from the store's epoch. An intent is kept for thousands of calls, so
+ * it outlives V8's young generation: each object and boxed number it holds is copied twice and then
+ * marked by every full collection. A record plus a lease object held two objects and five boxed
+ * numbers (an epoch time is not a small integer); this holds one object and small integers (up to
+ * about 24 days after the epoch; later times are boxed again, and still exact: times are whole ms).
+ */
+class Kept {
+  readonly key: string;
+  readonly kind: IntentRecord['kind'];
+  fingerprint: string;
+  orderId: string;
+  paymentId: string | undefined;
+  amountCents: number;
+  method: string | undefined;
+  state: IntentRecord['state'];
+  firstSentAt: number | undefined;
+  lastSentAt: number | undefined;
+  sends: number;
+  resultId: string | undefined;
+  result: Record<string, unknown> | undefined;
+  candidates: string[] | undefined;
+  createdAt: number;
+  updatedAt: number;
+  /** The lease's holder, undefined when released. */
+  owner: string | undefined;
   until: number;
+
+  constructor(record: IntentRecord, epoch: number, owner: string, until: number) {
+    this.key = record.key;
+    this.kind = record.kind;
+    this.fingerprint = record.fingerprint;
+    this.orderId = record.orderId;
+    this.paymentId = record.paymentId;
+    this.amountCents = record.amountCents;
+    this.method = record.method;
+    this.state = record.state;
+    this.firstSentAt = since(record.firstSentAt, epoch);
+    this.lastSentAt = since(record.lastSentAt, epoch);
+    this.sends = record.sends;
+    this.resultId = record.resultId;
+    this.result = record.result;
+    this.candidates = record.candidates;
+    this.createdAt = record.createdAt - epoch;
+    this.updatedAt = record.updatedAt - epoch;
+    this.owner = owner;
+    this.until = until - epoch;
+  }
+
+  /** Takes every field of `record` (its key's). */
+  write(record: IntentRecord, epoch: number): void {
+    this.fingerprint = record.fingerprint;
+    this.orderId = record.orderId;
+    this.paymentId = record.paymentId;
+    this.amountCents = record.amountCents;
+    this.method = record.method;
+    this.state = record.state;
+    this.firstSentAt = since(record.firstSentAt, epoch);
+    this.lastSentAt = since(record.lastSentAt, epoch);
+    this.sends = record.sends;
+    this.resultId = record.resultId;
+    this.result = record.result;
+    this.candidates = record.candidates;
+    this.createdAt = record.createdAt - epoch;
+    this.updatedAt = record.updatedAt - epoch;
+  }
+
+  /** The record, as a new object (the store hands out copies). */
+  record(epoch: number): IntentRecord {
+    return {
+      key: this.key,
+      kind: this.kind,
+      fingerprint: this.fingerprint,
+      orderId: this.orderId,
+      paymentId: this.paymentId,
+      amountCents: this.amountCents,
+      method: this.method,
+      state: this.state,
+      firstSentAt: this.firstSentAt === undefined ? undefined : this.firstSentAt + epoch,
+      lastSentAt: this.lastSentAt === undefined ? undefined : this.lastSentAt + epoch,
+      sends: this.sends,
+      resultId: this.resultId,
+      result: this.result,
+      candidates: this.candidates,
+      createdAt: this.createdAt + epoch,
+      updatedAt: this.updatedAt + epoch,
+    };
+  }
+}
+
+function since(time: number | undefined, epoch: number): number | undefined {
+  return time === undefined ? undefined : time - epoch;
 }
 
 /**
@@ -24,7 +113,9 @@ interface Held {
  * const b = new PaymentsClient({ intentStore }); // the same keys, one payment each
  */
 export class MemoryIntentStore implements IntentStore {
-  readonly #held = new Map<string, Held>();
+  readonly #held = new Map<string, Kept>();
+  /** What the kept times count from (ms): the store's creation. */
+  readonly #epoch = Date.now();
   /**
    * Each order's keys, oldest first. A set, not an array: a pruning pass drops each key from its
    * order in constant time, where an array had to be shifted or rewritten (an order with thousands
@@ -43,7 +134,7 @@ export class MemoryIntentStore implements IntentStore {
   /**
    * @param options.ttlMs How long a finished intent (landed or not landed) and a refund seen in an
    * event are kept: the same key after that is a new payment. @default 86400000 (24 hours)
-   * @param options.maxIntents How many intents are kept at most (about 1 KB each with the resource
+   * @param options.maxIntents How many intents are kept at most (about 0.6 KB each with the resource
    * they produced); beyond it the oldest finished ones are dropped. @default 10000
    */
   constructor(options: { ttlMs?: number; maxIntents?: number } = {}) {
@@ -67,43 +158,47 @@ export class MemoryIntentStore implements IntentStore {
       this.#held.size < this.#maxIntents
         ? 0
         : this.#held.size - this.#maxIntents + Math.ceil(this.#maxIntents / 10);
-    for (const [key, held] of this.#held) {
-      const expired = held.record.createdAt <= now - this.#ttlMs;
+    // Kept times count from the epoch.
+    const old = now - this.#ttlMs - this.#epoch;
+    for (const [key, kept] of this.#held) {
+      const expired = kept.createdAt <= old;
       if (!expired && over <= 0) break;
-      const { state, updatedAt, orderId } = held.record;
-      const finished = state === 'landed' || state === 'not_landed';
-      if (finished && held.owner === undefined && (over > 0 || updatedAt <= now - this.#ttlMs)) {
+      const finished = kept.state === 'landed' || kept.state === 'not_landed';
+      if (finished && kept.owner === undefined && (over > 0 || kept.updatedAt <= old)) {
         this.#held.delete(key);
-        const keys = this.#orders.get(orderId);
-        if (keys?.delete(key) && keys.size === 0) this.#orders.delete(orderId);
+        const keys = this.#orders.get(kept.orderId);
+        if (keys?.delete(key) && keys.size === 0) this.#orders.delete(kept.orderId);
         over--;
       }
     }
   }
 
   async begin(draft: IntentRecord, owner: string, leaseMs: number): Promise<IntentBegin> {
-    const begun = this.beginNow({ ...draft }, owner, leaseMs);
-    return begun.status === 'busy' ? begun : { status: begun.status, record: { ...begun.record } };
+    const begun = this.beginNow(draft, owner, leaseMs);
+    // A new key answers with `draft` itself; every other record is a copy already.
+    return begun.status === 'acquired' && begun.record === draft
+      ? { status: 'acquired', record: { ...draft } }
+      : begun;
   }
 
   async put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'> {
-    const held = this.#held.get(record.key);
-    if (!held || held.owner !== owner) return 'lost';
+    const kept = this.#held.get(record.key);
+    if (!kept || kept.owner !== owner) return 'lost';
     // Another key's result on the same order (an adoption racing another) is found among the
     // order's keys, which are few; a result on the success path comes through landNow, unchecked.
     const orderKeys = record.resultId === undefined ? undefined : this.#orders.get(record.orderId);
     if (orderKeys)
       for (const k of orderKeys)
-        if (k !== record.key && this.#held.get(k)?.record.resultId === record.resultId) return 'taken';
-    held.record = { ...record };
-    if (release) held.owner = undefined;
+        if (k !== record.key && this.#held.get(k)?.resultId === record.resultId) return 'taken';
+    kept.write(record, this.#epoch);
+    if (release) kept.owner = undefined;
     return 'ok';
   }
 
   /**
    * {@link begin} at once (the SDK's runner calls it on this class's own store: no await on the
-   * success path). A new key's record is `draft` itself, kept by the store: the caller must not
-   * change it (nor a `done` or `conflict` record, which are the store's own).
+   * success path). A new key acquired answers with `draft` itself (which the store copies: the
+   * caller keeps it); any other answer's record is a copy.
    * @internal
    */
   beginNow(draft: IntentRecord, owner: string, leaseMs: number): IntentBegin {
@@ -115,32 +210,31 @@ export class MemoryIntentStore implements IntentStore {
       this.#prune(now);
       if (full && this.#held.size >= this.#maxIntents) this.#fullUntil = this.#begun + 256;
     }
-    const held = this.#held.get(draft.key);
-    if (!held) {
-      // The store keeps `draft` itself (landNow lands it in place); `begin` and the readers hand
-      // out copies.
-      this.#held.set(draft.key, { record: draft, owner, until: now + leaseMs });
+    const epoch = this.#epoch;
+    const kept = this.#held.get(draft.key);
+    if (!kept) {
+      this.#held.set(draft.key, new Kept(draft, epoch, owner, now + leaseMs));
       const keys = this.#orders.get(draft.orderId);
       if (keys) keys.add(draft.key);
       else this.#orders.set(draft.orderId, new Set([draft.key]));
       return { status: 'acquired', record: draft };
     }
-    if (held.record.fingerprint !== draft.fingerprint) return { status: 'conflict', record: held.record };
-    if (held.record.state === 'landed') return { status: 'done', record: held.record };
-    if (held.owner !== undefined && held.owner !== owner && held.until > now)
-      return { status: 'busy', until: held.until };
-    held.owner = owner;
-    held.until = now + leaseMs;
-    return { status: 'acquired', record: { ...held.record } };
+    if (kept.fingerprint !== draft.fingerprint) return { status: 'conflict', record: kept.record(epoch) };
+    if (kept.state === 'landed') return { status: 'done', record: kept.record(epoch) };
+    if (kept.owner !== undefined && kept.owner !== owner && kept.until > now - epoch)
+      return { status: 'busy', until: kept.until + epoch };
+    kept.owner = owner;
+    kept.until = now + leaseMs - epoch;
+    return { status: 'acquired', record: kept.record(epoch) };
   }
 
   /**
-   * A new key's first send created `resultId`: `draft`, the record {@link beginNow} kept, becomes
-   * landed in place (no copy: nobody else holds it; `begin` and the readers hand out copies) and the
-   * lease is released, at once. No "taken" check: the service created that id for this send, and
-   * reconciliation adopts no payment while another key with its amount is in flight (`rivals` in
-   * src/core/intents/match.ts), which this key was until now. `'lost'` (nothing written) when
-   * `owner` no longer holds the key or its record was replaced.
+   * A new key's first send created `resultId`: its intent, begun by {@link beginNow} with the lease
+   * `owner` holds, lands and the lease is released, at once. No "taken" check: the service created
+   * that id for this send, and reconciliation adopts no payment while another key with its amount
+   * is in flight (`rivals` in src/core/intents/match.ts), which this key was until now. `'lost'`
+   * (nothing written) when `owner` no longer holds the key (a lease is one call's: the runner's
+   * owners are unique).
    * @internal
    */
   landNow(
@@ -149,40 +243,41 @@ export class MemoryIntentStore implements IntentStore {
     resultId: string | undefined,
     result: Record<string, unknown>,
   ): 'ok' | 'lost' {
-    const held = this.#held.get(draft.key);
-    if (!held || held.owner !== owner || held.record !== draft) return 'lost';
-    draft.state = 'landed';
-    draft.resultId = resultId;
-    draft.result = result;
-    draft.updatedAt = Date.now();
-    held.owner = undefined;
+    const kept = this.#held.get(draft.key);
+    if (!kept || kept.owner !== owner) return 'lost';
+    kept.state = 'landed';
+    kept.resultId = resultId;
+    kept.result = result;
+    kept.updatedAt = Date.now() - this.#epoch;
+    kept.owner = undefined;
     return 'ok';
   }
 
   async get(key: string): Promise<IntentRecord | undefined> {
-    const held = this.#held.get(key);
-    return held && { ...held.record };
+    return this.#held.get(key)?.record(this.#epoch);
   }
 
   async forOrder(orderId: string): Promise<IntentRecord[]> {
     const records: IntentRecord[] = [];
     for (const key of this.#orders.get(orderId) ?? []) {
-      const held = this.#held.get(key);
-      if (held) records.push({ ...held.record });
+      const kept = this.#held.get(key);
+      if (kept) records.push(kept.record(this.#epoch));
     }
     return records;
   }
 
   async unfinished(olderThanMs: number): Promise<IntentRecord[]> {
-    const now = Date.now();
-    return [...this.#held.values()]
-      .filter(
-        (h) =>
-          (h.record.state === 'open' || h.record.state === 'unknown') &&
-          (h.owner === undefined || h.until <= now) &&
-          h.record.updatedAt <= now - olderThanMs,
+    const now = Date.now() - this.#epoch;
+    const records: IntentRecord[] = [];
+    for (const kept of this.#held.values()) {
+      if (
+        (kept.state === 'open' || kept.state === 'unknown') &&
+        (kept.owner === undefined || kept.until <= now) &&
+        kept.updatedAt <= now - olderThanMs
       )
-      .map((h) => ({ ...h.record }));
+        records.push(kept.record(this.#epoch));
+    }
+    return records;
   }
 
   async noteRefund(sighting: RefundSighting): Promise<void> {
