@@ -52,7 +52,7 @@ export function newIntent(
     firstSentAt: now,
     lastSentAt: now,
     sends: 1,
-    // Every field set from the start: landing it in place keeps its shape.
+    // Every field set from the start: one shape for every draft.
     resultId: undefined,
     result: undefined,
     candidates: undefined,

@@ -75,7 +75,7 @@ export class IntentRunner {
     });
   }
 
-  /** A new key's first send succeeded: its intent lands in place (it never throws: the answer stands). */
+  /** A new key's first send succeeded: its intent lands at once (it never throws: the answer stands). */
   #landed(kind: IntentCall<unknown>['kind'], memory: MemoryIntentStore, intent: Intent, data: unknown): void {
     let id: string | undefined;
     try {

@@ -13,20 +13,21 @@ import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './i
 class Kept {
   readonly key: string;
   readonly kind: IntentRecord['kind'];
-  fingerprint: string;
-  orderId: string;
+  // Set by write(), which the constructor calls.
+  fingerprint!: string;
+  orderId!: string;
   paymentId: string | undefined;
-  amountCents: number;
+  amountCents!: number;
   method: string | undefined;
-  state: IntentRecord['state'];
+  state!: IntentRecord['state'];
   firstSentAt: number | undefined;
   lastSentAt: number | undefined;
-  sends: number;
+  sends!: number;
   resultId: string | undefined;
   result: Record<string, unknown> | undefined;
   candidates: string[] | undefined;
-  createdAt: number;
-  updatedAt: number;
+  createdAt!: number;
+  updatedAt!: number;
   /** The lease's holder, undefined when released. */
   owner: string | undefined;
   until: number;
@@ -34,20 +35,7 @@ class Kept {
   constructor(record: IntentRecord, epoch: number, owner: string, until: number) {
     this.key = record.key;
     this.kind = record.kind;
-    this.fingerprint = record.fingerprint;
-    this.orderId = record.orderId;
-    this.paymentId = record.paymentId;
-    this.amountCents = record.amountCents;
-    this.method = record.method;
-    this.state = record.state;
-    this.firstSentAt = since(record.firstSentAt, epoch);
-    this.lastSentAt = since(record.lastSentAt, epoch);
-    this.sends = record.sends;
-    this.resultId = record.resultId;
-    this.result = record.result;
-    this.candidates = record.candidates;
-    this.createdAt = record.createdAt - epoch;
-    this.updatedAt = record.updatedAt - epoch;
+    this.write(record, epoch);
     this.owner = owner;
     this.until = until - epoch;
   }
