@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -27,6 +28,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Vitest's default is one fork fewer than the cores: one on a 2-core machine, where the files
+    // spend much of their time waiting on the children and servers they start. Two forks there took
+    // the Node 20 run from 391 s to 258 s (all 112 files passing); `npm test` runs the suite 4 times.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     restoreMocks: true,
   },
 });
