@@ -48,8 +48,8 @@ class Kept {
     this.amountCents = record.amountCents;
     this.method = record.method;
     this.state = record.state;
-    this.firstSentAt = since(record.firstSentAt, epoch);
-    this.lastSentAt = since(record.lastSentAt, epoch);
+    this.firstSentAt = shift(record.firstSentAt, -epoch);
+    this.lastSentAt = shift(record.lastSentAt, -epoch);
     this.sends = record.sends;
     this.resultId = record.resultId;
     this.result = record.result;
@@ -69,8 +69,8 @@ class Kept {
       amountCents: this.amountCents,
       method: this.method,
       state: this.state,
-      firstSentAt: this.firstSentAt === undefined ? undefined : this.firstSentAt + epoch,
-      lastSentAt: this.lastSentAt === undefined ? undefined : this.lastSentAt + epoch,
+      firstSentAt: shift(this.firstSentAt, epoch),
+      lastSentAt: shift(this.lastSentAt, epoch),
       sends: this.sends,
       resultId: this.resultId,
       result: this.result,
@@ -81,8 +81,9 @@ class Kept {
   }
 }
 
-function since(time: number | undefined, epoch: number): number | undefined {
-  return time === undefined ? undefined : time - epoch;
+/** An optional time moved by `by` ms: to an offset from the epoch (`-epoch`) and back (`epoch`). */
+function shift(time: number | undefined, by: number): number | undefined {
+  return time === undefined ? undefined : time + by;
 }
 
 /**
