@@ -1,11 +1,10 @@
 // Run by bench/instructions.ts under valgrind: `calls` payments.create calls, `concurrency` at a
 // time, from the built package over a `fetch` that answers at once (no network, no other process),
 // for one contender: `plain` (the resource without the intent layer), `keyed` (a new key a call,
-// the default in-memory store) or `floor` (the plain call with its key kept in a bare Map).
+// the default in-memory store) or `floor` (the resource with its keys kept in a bare Map: key-floor.ts).
 //   node --predictable --import tsx bench/instructions-target.ts plain|keyed|floor <calls> <concurrency>
 import { randomUUID } from 'node:crypto';
-import type { PaymentsClient, Requester } from '../src/index.js';
-import { keyMemoryFloor } from './key-floor.js';
+import { keyMemoryFloor, paymentsOver } from './key-floor.js';
 import { sdk } from './sdk.js';
 import { ORDER_ID, payment } from './server.js';
 
@@ -17,15 +16,13 @@ const fetch = async () =>
     headers: { 'content-type': 'application/json', 'x-request-id': 'r1' },
   });
 const client = new sdk.PaymentsClient({ accessToken: 'bench-token', baseUrl: 'http://127.0.0.1:9', fetch });
-// `client.payments` as 0.2.0 ran it: the same resource class over a requester with no intent layer.
-const requester: Requester = { request: (spec) => client.request(spec) };
-const Payments = client.payments.constructor as new (r: Requester) => PaymentsClient['payments'];
-const plain = new Payments(requester);
-const plainCreate = () => plain.create(ORDER_ID, PARAMS);
+// `client.payments` as 0.2.0 ran it, and the floor: with keys kept in a bare Map.
+const plain = paymentsOver(client);
+const floor = paymentsOver(client, keyMemoryFloor());
 const contenders: Record<string, () => Promise<unknown>> = {
-  plain: plainCreate,
+  plain: () => plain.create(ORDER_ID, PARAMS),
   keyed: () => client.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
-  floor: keyMemoryFloor(plainCreate),
+  floor: () => floor.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
 };
 const call = contenders[mode];
 if (!call) throw new Error(`unknown contender ${mode}: plain, keyed or floor`);

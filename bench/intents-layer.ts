@@ -1,7 +1,7 @@
 /**
  * The intent layer's own CPU, without a network: `IntentRunner` on the default `MemoryIntentStore`
- * around a send that resolves at once, against the same send alone and against the floor (the send
- * plus a bare `Map` remembering each key, capped at 10,000 like the store). The least CPU a call of
+ * around a send that resolves at once, against the same send alone and against the floor (the same
+ * call with its key and result in a bare `Map` capped like the store: bench/key-floor.ts). The least CPU a call of
  * several rounds, in µs: what the bench's intents figure pays on top of the request, before the
  * cold caches of a real call multiply it. Also a digest of a fingerprint's parts alone.
  *
@@ -52,16 +52,18 @@ const send = (_options?: unknown, _json?: string, settle?: Settle) => {
   return APIPromise.from(Promise.resolve(data), responseMeta());
 };
 const alone = () => APIPromise.run(send);
-const keyed = () =>
-  runner.run({
+const intentCall = () =>
+  ({
     kind: 'payment',
     orderId: ORDER,
     params,
     options: { idempotencyKey: randomUUID() },
     send,
     parse: (r) => r,
-  } as IntentCall<Record<string, unknown>>);
-const floor = keyMemoryFloor(alone, maxIntents);
+  }) as IntentCall<Record<string, unknown>>;
+const keyed = () => runner.run(intentCall());
+const floorOnce = keyMemoryFloor(maxIntents);
+const floor = () => floorOnce(intentCall());
 
 async function cpuPerCall(call: () => Promise<unknown>): Promise<number> {
   let started = 0;

@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import type { PaymentsClient, Requester } from '../src/index.js';
+import type { PaymentsClient } from '../src/index.js';
 import { startRedis } from '../test/fleets/engines.js';
-import { keyMemoryFloor } from './key-floor.js';
+import { keyMemoryFloor, paymentsOver } from './key-floor.js';
 import type { Comparison } from './report.js';
 import { sdk, stores } from './sdk.js';
 import { ORDER_ID, startBenchServer } from './server.js';
@@ -17,13 +17,6 @@ import { alternate, summarize, throughput } from './stats.js';
 
 const TOKEN = 'bench-token';
 const PARAMS = { method: 'card', amount_cents: 12_500 } as const;
-
-/** `client.payments` as 0.2.0 ran it: the same resource class over a requester with no intent layer. */
-function withoutIntents(client: PaymentsClient): PaymentsClient['payments'] {
-  const requester: Requester = { request: (spec) => client.request(spec) };
-  const Payments = client.payments.constructor as new (r: Requester) => PaymentsClient['payments'];
-  return new Payments(requester);
-}
 
 export async function benchIntents(options: { perRound: number; rounds: number }): Promise<Comparison[]> {
   const server = await startBenchServer();
@@ -33,31 +26,31 @@ export async function benchIntents(options: { perRound: number; rounds: number }
     .connect();
   const base = { accessToken: TOKEN, baseUrl: server.url };
   const client = new sdk.PaymentsClient(base);
-  const plain = withoutIntents(client);
+  const plain = paymentsOver(client);
   // The same store kept small: what remembering 10,000 intents costs beside the work of each call.
   const small = new sdk.PaymentsClient({
     ...base,
     intentStore: new sdk.MemoryIntentStore({ maxIntents: 100 }),
   });
   const onRedis = new sdk.PaymentsClient({ ...base, intentStore: stores.redisStores(redis).intentStore });
-  // The floor of the in-memory figure: the same resource plus the least a client must do to remember
-  // its keys in memory (bench/key-floor.ts).
-  const floorCreate = keyMemoryFloor(() => plain.create(ORDER_ID, PARAMS));
+  // The floor of the in-memory figure: the same resource with the least a layer must do to remember
+  // its keys in memory, on the same hook the intent layer takes (bench/key-floor.ts).
+  const floor = paymentsOver(client, keyMemoryFloor());
   const { perRound, rounds } = options;
   try {
     const results: Comparison[] = [];
     for (const concurrency of [1, 32]) {
       const run = (call: () => Promise<unknown>) => () => throughput(call, perRound, concurrency);
       // A new key each call, as partners make them.
-      const keyed = (on: PaymentsClient) =>
-        run(() => on.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }));
+      const keyed = (payments: PaymentsClient['payments']) =>
+        run(() => payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }));
       const rates = await alternate(
         {
-          keyed: keyed(client),
+          keyed: keyed(client.payments),
           plain: run(() => plain.create(ORDER_ID, PARAMS)),
-          floor: run(floorCreate),
-          small: keyed(small),
-          redis: keyed(onRedis),
+          floor: keyed(floor),
+          small: keyed(small.payments),
+          redis: keyed(onRedis.payments),
         },
         rounds,
       );
@@ -75,7 +68,7 @@ export async function benchIntents(options: { perRound: number; rounds: number }
       results.push(
         row(' (in-memory intent store)', 'keyed', 0.95),
         row(
-          ': the same resource remembering its keys in a bare Map (the floor of the figure above)',
+          ': the same resource, its keys and results in a bare Map, settled inside the call (the floor of the figure above)',
           'floor',
         ),
         row(': the in-memory intent store keeping at most 100 intents (not 10,000)', 'small'),
