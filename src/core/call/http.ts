@@ -141,7 +141,7 @@ export class HttpCore {
       if (middleware.length === 0) return this.#run(spec, state, headers, meta, true);
       // Attempts send a copy: the token they add never shows in `call.headers`.
       const terminal = () =>
-        this.#run(spec, state, { ...headers }, meta, true).then((data) => callResult(data, meta));
+        this.#run(spec, state, Object.assign({}, headers), meta, true).then((data) => callResult(data, meta));
       return runMiddleware(middleware, state, terminal).then((result) => {
         meta.status = result.status;
         meta.requestId = result.requestId;
@@ -304,9 +304,10 @@ export class HttpCore {
 
   #headers(spec: CoreSpec): Record<string, string> {
     const opts = spec.options;
-    const headers = opts?.headers
-      ? { ...this.#config.headers, ...lowerCaseHeaders(opts.headers) }
-      : { ...this.#config.headers };
+    // Copied with Object.assign, not spread: on Node 20 each header added to an object spread from
+    // another costs about a microsecond (V8 11); a call adds two to four (bench/object-copy.ts).
+    const headers: Record<string, string> = Object.assign({}, this.#config.headers);
+    if (opts?.headers) Object.assign(headers, lowerCaseHeaders(opts.headers));
     if (spec.form) headers['content-type'] = 'application/x-www-form-urlencoded';
     else if (spec.body !== undefined) headers['content-type'] = 'application/json';
     // One key per call, so every attempt of an order creation is the same order to the service.
