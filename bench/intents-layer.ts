@@ -1,9 +1,10 @@
 /**
  * The intent layer's own CPU, without a network: `IntentRunner` on the default `MemoryIntentStore`
  * around a send that resolves at once, against the same send alone and against the floor (the same
- * call with its key and result in a bare `Map` capped like the store: bench/key-floor.ts). The least CPU a call of
- * several rounds, in µs: what the bench's intents figure pays on top of the request, before the
- * cold caches of a real call multiply it. Also a digest of a fingerprint's parts alone.
+ * call with its key and result in a bare `Map` capped like the store: bench/key-floor.ts). The
+ * least CPU a call of several rounds, in µs: what the bench's intents figure pays on top of the
+ * request, before the cold caches of a real call multiply it. Also a digest of a fingerprint's
+ * parts alone.
  *
  *   npx tsx bench/intents-layer.ts [concurrency=32] [maxIntents=10000]
  */

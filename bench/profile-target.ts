@@ -18,6 +18,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { Agent, request } from 'undici';
 import { HEADERS, level3Order } from './http.js';
+import { paymentsOver } from './key-floor.js';
 import { sdk, webhooks } from './sdk.js';
 import { ORDER_ID, startBenchServer } from './server.js';
 import { throughput } from './stats.js';
@@ -62,11 +63,8 @@ async function workload(): Promise<{ run(n: number): Promise<unknown>; stop(): v
     tracer: batched.getTracer('profile'),
     meter: new MeterProvider({ readers: [new Reader()] }).getMeter('profile'),
   });
-  // The payments resource over a requester with no intent layer (0.2.0's path), for `pay-plain`.
-  const Payments = client.payments.constructor as new (r: {
-    request: typeof client.request;
-  }) => typeof client.payments;
-  const plainPayments = new Payments({ request: (spec) => client.request(spec) });
+  // The payments resource with no intent layer (0.2.0's path), for `pay-plain`.
+  const plainPayments = paymentsOver(client);
   const calls: Record<string, () => Promise<unknown>> = {
     get: () => client.orders.get(ORDER_ID),
     'get-traced': () => {
