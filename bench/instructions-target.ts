@@ -1,7 +1,8 @@
 // Run by bench/instructions.ts under valgrind: `calls` payments.create calls, `concurrency` at a
 // time, from the built package over a `fetch` that answers at once (no network, no other process),
 // for one contender: `plain` (the resource without the intent layer), `keyed` (a new key a call,
-// the default in-memory store) or `floor` (the resource with its keys kept in a bare Map: key-floor.ts).
+// the default in-memory store) or `floor` (the resource with its keys kept in a bare Map, as
+// bench/key-floor.ts keeps them).
 //   node --predictable --import tsx bench/instructions-target.ts plain|keyed|floor <calls> <concurrency>
 import { randomUUID } from 'node:crypto';
 import { keyMemoryFloor, paymentsOver } from './key-floor.js';
