@@ -1,7 +1,7 @@
 /**
  * One attempt, around the transport's await (which the core makes itself: one async frame less on
- * the hot path): announce it, read the answer, and classify what went wrong as data for the retry
- * policy. Events are built only when someone listens.
+ * the hot path): announce it, read the answer, classify what went wrong as data for the retry
+ * policy, and announce the retry that follows. Events are built only when someone listens.
  */
 import type { z } from 'zod';
 import {
@@ -11,7 +11,7 @@ import {
   type CallError,
 } from '../errors/api-errors.js';
 import type { AttemptFailure } from '../limits/retry.js';
-import type { EventSink, RequestEvent } from '../observe/events.js';
+import type { EventSink, RequestEvent, RetryReason } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
 import { classifyFailure, type TransportResponse } from '../transport/transport.js';
 import type { ResponseMeta } from './api-promise.js';
@@ -29,6 +29,40 @@ export interface AttemptContext {
   /** Undefined for exchanges that are not calls (the token grant emits no call events). */
   events: EventSink | undefined;
   log: LogFn | undefined;
+}
+
+const REASON: Record<AttemptFailure['kind'], RetryReason> = {
+  connect: 'connection',
+  sent: 'connection',
+  timeout: 'timeout',
+  status: 'status',
+  invalid_response: 'status',
+};
+
+/**
+ * Records a retry that follows a failed attempt on the call's state, emits its `retry` event when
+ * someone listens, and logs it; the core then waits `delayMs`.
+ */
+export function announceRetry(
+  ctx: AttemptContext,
+  spec: RequestSpec,
+  state: CallState,
+  failure: AttemptFailure,
+  error: CallError,
+  delayMs: number,
+): void {
+  const status = failure.kind === 'status' ? failure.status : undefined;
+  const retry = { attempt: state.attempts, delayMs, reason: REASON[failure.kind] };
+  state.retried(status === undefined ? { ...retry, at: Date.now() } : { ...retry, status, at: Date.now() });
+  if (ctx.events?.wants('retry')) {
+    const base = { callId: state.callId, method: spec.method, path: spec.path, route: state.route, ...retry };
+    ctx.events.emit('retry', status === undefined ? base : { ...base, status });
+  }
+  ctx.log?.(
+    'warn',
+    `${spec.method} ${spec.path} failed (${error.message}); retrying in ${delayMs} ms`,
+    state.logFields,
+  );
 }
 
 /** Announces an attempt (a `request` event when someone listens); returns when it started. */

@@ -10,8 +10,8 @@ import { sleep } from '../../internal/sleep.js';
 import type { AuthStrategy } from '../auth/strategies.js';
 import { type APIError, APIUserAbortError } from '../errors/api-errors.js';
 import type { RateLimiter } from '../limits/limiter.js';
-import { type AttemptFailure, decideRetry, isAmbiguous, type RetryDecision } from '../limits/retry.js';
-import type { EventSink, RetryReason } from '../observe/events.js';
+import { decideRetry, isAmbiguous, type RetryDecision } from '../limits/retry.js';
+import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
 import { lowerCaseHeaders } from '../options/checks.js';
 import type { Transport, TransportResponse } from '../transport/transport.js';
@@ -20,6 +20,7 @@ import {
   type AttemptContext,
   type AttemptResult,
   announceAttempt,
+  announceRetry,
   failedAttempt,
   readAttempt,
 } from './attempt.js';
@@ -50,14 +51,6 @@ export interface CoreConfig {
   /** Around the middleware and the attempts: the call's span, when the client has a tracer. */
   trace?: CallTracer | undefined;
 }
-
-const REASON: Record<AttemptFailure['kind'], RetryReason> = {
-  connect: 'connection',
-  sent: 'connection',
-  timeout: 'timeout',
-  status: 'status',
-  invalid_response: 'status',
-};
 
 /**
  * A wrapped call's outcome as its intent sees it: around the tracer, the middleware and the `end`
@@ -250,26 +243,7 @@ export class HttpCore {
           decision = next;
           throw error;
         }
-        const status = failure.kind === 'status' ? failure.status : undefined;
-        const retry = { attempt, delayMs: next.delayMs, reason: REASON[failure.kind] };
-        state.retried(
-          status === undefined ? { ...retry, at: Date.now() } : { ...retry, status, at: Date.now() },
-        );
-        if (ctx.events?.wants('retry')) {
-          const base = {
-            callId: state.callId,
-            method: spec.method,
-            path: spec.path,
-            route: state.route,
-            ...retry,
-          };
-          ctx.events.emit('retry', status === undefined ? base : { ...base, status });
-        }
-        cfg.log?.(
-          'warn',
-          `${spec.method} ${spec.path} failed (${error.message}); retrying in ${next.delayMs} ms`,
-          state.logFields,
-        );
+        announceRetry(ctx, spec, state, failure, error, next.delayMs);
         await sleep(next.delayMs, signal);
         retriesDone++;
       }
