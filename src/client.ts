@@ -8,9 +8,7 @@ import type { APIPromise } from './core/call/api-promise.js';
 import { HttpCore } from './core/call/http.js';
 import type { IntentCall, Requester, RequestSpec } from './core/call/types.js';
 import { type AuthSetup, explainScope } from './core/errors/hints.js';
-import type { IntentIO } from './core/intents/reconcile.js';
 import { type RecoveredIntent, type RecoverOptions, recoverIntents } from './core/intents/recover.js';
-import { IntentRunner } from './core/intents/runner.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
 import type { EventSink, PaymentsClientEvents } from './core/observe/events.js';
@@ -25,6 +23,7 @@ import { tokenStoreKey } from './core/stores/token-store.js';
 import { defaultTransport } from './core/transport/default-transport.js';
 import { userAgent } from './core/transport/runtime.js';
 import type { Transport } from './core/transport/transport.js';
+import { type ClientIntents, clientIntents } from './exactly-once.js';
 import { SecretRegistry } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
 import { LaunchTokens } from './resources/launch-tokens.js';
@@ -90,8 +89,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   /** This client's listeners and its parent's, without its meter: what a derived client emits to. */
   readonly #listeners: EventSink;
   readonly #intentStore: IntentStore;
-  readonly #intents: IntentRunner;
-  readonly #intentIO: IntentIO;
+  readonly #intents: ClientIntents;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
   constructor(options: PaymentsClientOptions = {}) {
@@ -156,26 +154,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     this.specs = new Specs(this);
     // The intent store is shared with the clients derived from this one (same keys, same payments).
     this.#intentStore = lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore();
-    this.#intentIO = {
-      store: this.#intentStore,
-      log,
-      settleMs: resolved.settleMs,
-      readOrder: async (orderId, signal) => {
-        const before = Date.now();
-        const { data, headers } = await this.orders.get(orderId, { signal }).withResponse();
-        return { payments: data.payments, date: headers.date, before, after: Date.now() };
-      },
-      readPayment: (orderId, paymentId, signal) => this.payments.get(orderId, paymentId, { signal }),
-      readRefund: (orderId, paymentId, refundId, signal) =>
-        this.refunds.get(orderId, paymentId, refundId, { signal }),
-    };
-    this.#intents = new IntentRunner({
-      ...this.#intentIO,
-      events: this.#events,
-      reconcile: resolved.reconcile,
-      deadlineMs: resolved.deadlineMs,
-      maxRetries: resolved.maxRetries,
-    });
+    this.#intents = clientIntents(this, this.#intentStore, resolved, this.#events, log);
   }
 
   /**
@@ -203,7 +182,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    * const payment = await client.payments.create(orderId, { method: 'card', amount_cents: 500 }, { idempotencyKey: 'k-1' });
    */
   exactlyOnce<T>(call: IntentCall<T>): APIPromise<T> {
-    return this.#intents.run(call);
+    return this.#intents.runner.run(call);
   }
 
   /**
@@ -217,7 +196,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    * for (const r of report) if (r.outcome === 'unknown') console.warn(`check order ${r.orderId} (key ${r.idempotencyKey})`);
    */
   recover(options?: RecoverOptions): Promise<RecoveredIntent[]> {
-    return recoverIntents({ ...this.#intentIO, events: this.#events }, options);
+    return recoverIntents({ ...this.#intents.io, events: this.#events }, options);
   }
 
   /**
