@@ -88,7 +88,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   readonly #events: EventSink;
   /** This client's listeners and its parent's, without its meter: what a derived client emits to. */
   readonly #listeners: EventSink;
-  readonly #intentStore: IntentStore;
+  /** The intent store (shared with derived clients: same keys, same payments) and the runner on it. */
   readonly #intents: ClientIntents;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
@@ -153,8 +153,8 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.specs = new Specs(this);
     // The intent store is shared with the clients derived from this one (same keys, same payments).
-    this.#intentStore = lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore();
-    this.#intents = clientIntents(this, this.#intentStore, resolved, this.#events, log);
+    const intentStore = lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore();
+    this.#intents = clientIntents(this, intentStore, resolved, this.#events, log);
   }
 
   /**
@@ -219,7 +219,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       limiter: overrides.rateLimit === undefined ? this.#limiter : undefined,
       secrets: this.#secrets,
       parent: this.#listeners,
-      intentStore: this.#intentStore,
+      intentStore: this.#intents.io.store,
     };
     try {
       return new PaymentsClient();

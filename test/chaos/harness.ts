@@ -13,8 +13,8 @@
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { MemoryIntentStore, PaymentsClient, SCOPES } from '../../src/index.js';
+import { collectGarbage } from '../helpers/gc.mjs';
 import { Server } from './channel.js';
-import { collectGarbage } from './gc.js';
 import { CallRunner } from './run-calls.js';
 import type { ChaosOptions, ChaosResult } from './run-options.js';
 import { SecretScanner, Transcript } from './secrets.js';

@@ -2,17 +2,16 @@
 // in-memory intent store. Run on the sources by test/intents/footprint.test.ts and on the packed
 // package by scripts/check-package.mjs (a bundler may drop what the sources rely on: it once dropped
 // the key check that flattens keys).
+import { collectGarbage } from '../helpers/gc.mjs';
 
 const ORDER = '0b7e3c1a-5d2f-4e8a-9c61-7f3a2b1d4e05';
 
 /**
  * Bytes of heap per kept intent (its payment included), and how many intents the store holds.
  * @param {{ MemoryIntentStore: any, PaymentsClient: any }} sdk The package's main entry, or the sources.
- * @param {() => Promise<void>} collectGarbage Full collections, with a turn of the event loop between
- *   (undici's fetch releases what it holds in a FinalizationRegistry callback).
  * @returns {Promise<{ perIntent: number, kept: number }>}
  */
-export async function heapPerKeptIntent(sdk, collectGarbage) {
+export async function heapPerKeptIntent(sdk) {
   let paid = 0;
   const fetch = async () =>
     new Response(
