@@ -10,9 +10,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { APIPromise, responseMeta } from '../src/core/call/api-promise.js';
-import type { IntentCall, Settle } from '../src/core/call/types.js';
+import type { IntentCall } from '../src/core/intents/intent.js';
 import { IntentRunner } from '../src/core/intents/runner.js';
 import { MemoryIntentStore } from '../src/core/stores/memory-intent-store.js';
+import type { RequestSpec } from '../src/core/types.js';
 import { textDigest } from '../src/internal/key-hash.js';
 import { keyMemoryFloor } from './key-floor.js';
 
@@ -24,7 +25,23 @@ const ORDER = '0b7e3c1a-5d2f-4e8a-9c61-7f3a2b1d4e05';
 const params = { method: 'card', amount_cents: 12_500 };
 
 const offPath = () => Promise.reject(new Error('not on the success path'));
+let paid = 0;
+// As the core does on its hot path: the intent lands (settle.landed) before the call's promise
+// resolves; without it every intent would stay open, and the store would never prune.
+const send = (spec?: RequestSpec) => {
+  const data = {
+    payment_id: `p-${++paid}`,
+    order_id: ORDER,
+    status: 'pending',
+    amount_cents: 12_500,
+    method: 'card',
+    created_at: '2026-11-26T00:00:00.000Z',
+  };
+  spec?.settle?.landed(data);
+  return APIPromise.from(Promise.resolve(data), responseMeta());
+};
 const runner = new IntentRunner({
+  send,
   store: new MemoryIntentStore({ maxIntents }),
   events: { wants: () => false, emit() {} },
   reconcile: 'auto',
@@ -37,34 +54,19 @@ const runner = new IntentRunner({
   log: undefined,
 });
 
-let paid = 0;
-// As the core does on its hot path: the intent lands (settle.landed) before the call's promise
-// resolves; without it every intent would stay open, and the store would never prune.
-const send = (_options?: unknown, _json?: string, settle?: Settle) => {
-  const data = {
-    payment_id: `p-${++paid}`,
-    order_id: ORDER,
-    status: 'pending',
-    amount_cents: 12_500,
-    method: 'card',
-    created_at: '2026-11-26T00:00:00.000Z',
-  };
-  settle?.landed(data);
-  return APIPromise.from(Promise.resolve(data), responseMeta());
-};
 const alone = () => APIPromise.run(send);
-const intentCall = () =>
-  ({
-    kind: 'payment',
-    orderId: ORDER,
-    params,
-    options: { idempotencyKey: randomUUID() },
-    send,
-    parse: (r) => r,
-  }) as IntentCall<Record<string, unknown>>;
+const intentCall = (): IntentCall => ({
+  method: 'POST',
+  path: `/pos/v1/orders/${ORDER}/payments`,
+  retry: 'unsafe',
+  body: params,
+  intent: { kind: 'payment', orderId: ORDER },
+  response: { parse: (r: unknown) => r } as unknown as IntentCall['response'],
+  options: { idempotencyKey: randomUUID() },
+});
 const keyed = () => runner.run(intentCall());
 const floorOnce = keyMemoryFloor(maxIntents);
-const floor = () => floorOnce(intentCall());
+const floor = () => floorOnce(intentCall(), send);
 
 async function cpuPerCall(call: () => Promise<unknown>): Promise<number> {
   let started = 0;

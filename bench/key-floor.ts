@@ -1,18 +1,24 @@
 // The floor of the intents figures: the least a client must do to remember its idempotency keys in
 // memory around a create call, on the SDK's own call path but without its intent layer.
-import type { APIPromise, IntentCall, PaymentsClient, Requester } from '../src/index.js';
+import type { APIPromise, PaymentsClient, Requester, RequestSpec } from '../src/index.js';
+
+/** An intent layer over the core's send: what the core hands a spec with an intent to. */
+export type KeyLayer = (
+  spec: RequestSpec,
+  send: (spec: RequestSpec) => APIPromise<unknown>,
+) => APIPromise<unknown>;
 
 /**
- * An `exactlyOnce` hook (the one the client's intent runner fills) that only remembers: the call's
- * key (a new UUID when none is given) in a bare `Map` of at most `cap` entries, like the default
- * intent store's cap, the oldest tenth dropped at the cap; the result kept with its key, set by the
- * core inside the call as the runner's is (no promise of its own around the send). No fingerprint,
+ * An intent layer in place of the client's intent runner that only remembers: the call's key (a
+ * new UUID when none is given) in a bare `Map` of at most `cap` entries, like the default intent
+ * store's cap, the oldest tenth dropped at the cap; the result kept with its key, set by the core
+ * inside the call as the runner's is (no promise of its own around the send). No fingerprint,
  * lease, index of orders or record: what any in-memory exactly-once layer must at least pay.
  */
-export function keyMemoryFloor(cap = 10_000): <T>(call: IntentCall<T>) => APIPromise<T> {
+export function keyMemoryFloor(cap = 10_000): KeyLayer {
   const remembered = new Map<string, { result: unknown; at: number }>();
-  return (call) => {
-    const key = call.options?.idempotencyKey ?? crypto.randomUUID();
+  return (spec, send) => {
+    const key = spec.options?.idempotencyKey ?? crypto.randomUUID();
     if (remembered.size >= cap) {
       let drop = Math.ceil(cap / 10);
       for (const old of remembered.keys()) {
@@ -22,25 +28,35 @@ export function keyMemoryFloor(cap = 10_000): <T>(call: IntentCall<T>) => APIPro
     }
     const kept = { result: undefined as unknown, at: Date.now() };
     remembered.set(key, kept);
-    return call.send({}, JSON.stringify(call.params), {
+    // The runner sends a copy of the spec, as this does: without its intent, under its own options.
+    const sent: RequestSpec = Object.assign({}, spec);
+    sent.intent = undefined;
+    sent.options = {};
+    sent.json = JSON.stringify(spec.body);
+    sent.settle = {
       landed: (data) => {
         kept.result = data;
       },
       recover: (error) => Promise.reject(error),
-    });
+    };
+    return send(sent);
   };
 }
 
 /**
- * `client.payments` over a requester of the client's own core: with no `exactlyOnce`, the resource
- * as 0.2.0 ran it (validate, one POST, parse); with one, that layer instead of the SDK's.
+ * `client.payments` over a requester of the client's own core: with no `layer`, the resource as
+ * 0.2.0 ran it (validate, one POST, parse); with one, that layer instead of the SDK's intent runner.
  */
-export function paymentsOver(
-  client: PaymentsClient,
-  exactlyOnce?: Requester['exactlyOnce'],
-): PaymentsClient['payments'] {
-  const requester: Requester = { request: (spec) => client.request(spec) };
-  if (exactlyOnce) requester.exactlyOnce = exactlyOnce;
+export function paymentsOver(client: PaymentsClient, layer?: KeyLayer): PaymentsClient['payments'] {
+  const send = (spec: RequestSpec) => client.request(spec);
+  const requester = {
+    request: (spec: RequestSpec) => {
+      if (spec.intent !== undefined && layer) return layer(spec, send);
+      // The resource's own spec, built for this call: the plain call sends it without its intent.
+      spec.intent = undefined;
+      return client.request(spec);
+    },
+  } as Requester;
   const Payments = client.payments.constructor as new (r: Requester) => PaymentsClient['payments'];
   return new Payments(requester);
 }

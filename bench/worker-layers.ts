@@ -23,7 +23,7 @@ export default { async fetch(req, env) {
 const LAYERS: Record<string, Record<string, string>> = {
   'exactly-once': {
     'core/intents/runner.ts':
-      'export class IntentRunner { run(call) { return call.send(call.options ?? {}); } }',
+      'export class IntentRunner { constructor(c) { this.c = c; } run(s) { return this.c.send({ ...s, intent: undefined }); } }',
     'core/intents/recover.ts': 'export function recoverIntents() { return Promise.resolve([]); }',
     'core/stores/memory-intent-store.ts': 'export class MemoryIntentStore { async noteRefund() {} }',
   },

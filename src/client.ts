@@ -6,9 +6,9 @@ import { SharedTokenAuth } from './core/auth/shared-auth.js';
 import { type AuthStrategy, clientCredentialsGrant, makeAuth } from './core/auth/strategies.js';
 import type { APIPromise } from './core/call/api-promise.js';
 import { HttpCore } from './core/call/http.js';
-import type { IntentCall, Requester, RequestSpec } from './core/call/types.js';
+import type { Requester } from './core/call/requester.js';
 import { type AuthSetup, explainScope } from './core/errors/hints.js';
-import { type RecoveredIntent, type RecoverOptions, recoverIntents } from './core/intents/recover.js';
+import type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
 import type { EventSink, PaymentsClientEvents } from './core/observe/events.js';
@@ -23,7 +23,7 @@ import { tokenStoreKey } from './core/stores/token-store.js';
 import { defaultTransport } from './core/transport/default-transport.js';
 import { userAgent } from './core/transport/runtime.js';
 import type { Transport } from './core/transport/transport.js';
-import { type ClientIntents, clientIntents } from './exactly-once.js';
+import type { RequestSpec } from './core/types.js';
 import { SecretRegistry } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
 import { LaunchTokens } from './resources/launch-tokens.js';
@@ -88,8 +88,6 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   readonly #events: EventSink;
   /** This client's listeners and its parent's, without its meter: what a derived client emits to. */
   readonly #listeners: EventSink;
-  /** The intent store (shared with derived clients: same keys, same payments) and the runner on it. */
-  readonly #intents: ClientIntents;
 
   /** @throws {ConfigurationError} when an option is missing or invalid. */
   constructor(options: PaymentsClientOptions = {}) {
@@ -133,6 +131,12 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       trace: resolved.tracer && callTracer(resolved.tracer, traceTarget(resolved.baseUrl)),
       limiter: this.#limiter,
       explain: (error, spec) => explainScope(error, spec.scope, this.#authSetup),
+      // The intent store is shared with the clients derived from this one (same keys, same payments).
+      intents: {
+        store: lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore(),
+        reconcile: resolved.reconcile,
+        settleMs: resolved.settleMs,
+      },
     });
     if (lineage) core.auth = lineage.auth;
     else {
@@ -152,14 +156,12 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     this.launchTokens = new LaunchTokens(this);
     this.webhookEndpoints = new WebhookEndpoints(this);
     this.specs = new Specs(this);
-    // The intent store is shared with the clients derived from this one (same keys, same payments).
-    const intentStore = lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore();
-    this.#intents = clientIntents(this, intentStore, resolved, this.#events, log);
   }
 
   /**
-   * Sends one API call through the client's auth, retry and error handling. Resources use it;
-   * call it yourself only for an endpoint the SDK does not cover yet.
+   * Sends one API call through the client's auth, retry and error handling (and, for a spec with an
+   * `intent`, its intent store: exactly once per idempotency key). Resources use it; call it
+   * yourself only for an endpoint the SDK does not cover yet.
    *
    * @example
    * const order = await client.request({
@@ -174,18 +176,6 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   }
 
   /**
-   * Runs a payment or refund creation exactly once per idempotency key: the resources call it.
-   * See docs/idempotency.md.
-   *
-   * @example
-   * // client.payments.create(orderId, params, { idempotencyKey }) goes through it
-   * const payment = await client.payments.create(orderId, { method: 'card', amount_cents: 500 }, { idempotencyKey: 'k-1' });
-   */
-  exactlyOnce<T>(call: IntentCall<T>): APIPromise<T> {
-    return this.#intents.runner.run(call);
-  }
-
-  /**
    * Settles every payment and refund intent that no live call holds (a process died mid-call, or a
    * call ended with an unknown outcome), by reading the service's records, and reports each key:
    * `landed` (with its id), `not_landed` (the key may be used again and creates its resource once),
@@ -196,7 +186,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    * for (const r of report) if (r.outcome === 'unknown') console.warn(`check order ${r.orderId} (key ${r.idempotencyKey})`);
    */
   recover(options?: RecoverOptions): Promise<RecoveredIntent[]> {
-    return recoverIntents({ ...this.#intents.io, events: this.#events }, options);
+    return this.#core.intents.recover(options);
   }
 
   /**
@@ -219,7 +209,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       limiter: overrides.rateLimit === undefined ? this.#limiter : undefined,
       secrets: this.#secrets,
       parent: this.#listeners,
-      intentStore: this.#intents.io.store,
+      intentStore: this.#core.intents.store,
     };
     try {
       return new PaymentsClient();

@@ -1,7 +1,8 @@
 // Confirming a customer's return from the hosted checkout page: `confirmHostedCheckoutReturn()`
 // reads the order through the API rather than trusting the return URL's `status`.
-import type { RequestOptions } from './core/call/types.js';
+
 import { RequestValidationError } from './core/errors/api-errors.js';
+import type { RequestOptions } from './core/types.js';
 import { uuid } from './schemas/fields.js';
 import type { Order } from './schemas/orders.js';
 

@@ -4,20 +4,12 @@
  */
 // The package's main entry: re-exports only.
 export { PaymentsClient } from './client.js';
-export type { APIResponse, ResponseMeta } from './core/call/api-promise.js';
+export type { APIResponse } from './core/call/api-promise.js';
 export { APIPromise } from './core/call/api-promise.js';
 export type { Call, CallResult, CallRetry, Middleware } from './core/call/middleware.js';
 export type { Page } from './core/call/pagination.js';
 export { PagePromise } from './core/call/pagination.js';
-export type {
-  IntentCall,
-  Reconciliation,
-  Requester,
-  RequestOptions,
-  RequestSpec,
-  RetryMode,
-  Settle,
-} from './core/call/types.js';
+export type { Requester } from './core/call/requester.js';
 export * from './core/errors/api-errors.js';
 export type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
 export type {
@@ -58,6 +50,15 @@ export type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './c
 export { MemoryIntentStore } from './core/stores/memory-intent-store.js';
 export type { StoredToken, TokenStore } from './core/stores/token-store.js';
 export { MemoryTokenStore } from './core/stores/token-store.js';
+export type {
+  IntentSpec,
+  Reconciliation,
+  RequestOptions,
+  RequestSpec,
+  ResponseMeta,
+  RetryMode,
+  Settle,
+} from './core/types.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
 export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';

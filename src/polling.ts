@@ -1,6 +1,6 @@
 // Waiting for an asynchronous result: `awaitPaymentResult()` and `awaitRefundResult()` read the
 // resource until it reaches a wanted status (or no longer can), riding out transient failures.
-import type { RequestOptions } from './core/call/types.js';
+
 import {
   APIConnectionError,
   APIError,
@@ -9,6 +9,7 @@ import {
   ResultTimeoutError,
 } from './core/errors/api-errors.js';
 import { RETRYABLE_STATUSES } from './core/limits/retry.js';
+import type { RequestOptions } from './core/types.js';
 import { sleep } from './internal/sleep.js';
 import type { Payment, PaymentStatus } from './schemas/payments.js';
 import type { Refund, RefundStatus } from './schemas/refunds.js';

@@ -1,8 +1,9 @@
 // The `client.launchTokens` resource (spec 4.12): creates single-use launch tokens for a POS
 // session and exchanges them, keeping the token out of errors and logs.
 import { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions } from '../core/call/types.js';
+import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
+import type { RequestOptions } from '../core/types.js';
 import { holdSecret } from '../internal/redact.js';
 import {
   LaunchExchangeParams,

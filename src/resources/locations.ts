@@ -2,8 +2,9 @@
 // and reads one location.
 import { APIPromise } from '../core/call/api-promise.js';
 import { PagePromise } from '../core/call/pagination.js';
-import type { Requester, RequestOptions } from '../core/call/types.js';
+import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
+import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
 import {
   LocationListParams as ListParams,

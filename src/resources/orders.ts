@@ -1,11 +1,12 @@
 // The `client.orders` resource (spec 4.1, 4.2): creates an order with an Idempotency-Key kept across
 // retries, and reads one with its payments.
 import { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions } from '../core/call/types.js';
+import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import { path } from '../internal/path.js';
+import { orderRead } from '../core/intents/reads.js';
+import type { RequestOptions } from '../core/types.js';
 import {
-  Order,
+  type Order,
   OrderCreated,
   type OrderCreateParams,
   OrderCreateRequest,
@@ -66,15 +67,7 @@ export class Orders {
   get(orderId: string, opts?: RequestOptions): APIPromise<Order> {
     return APIPromise.run(() => {
       checkIds({ orderId });
-      return this.client.request({
-        method: 'GET',
-        scope: 'svc/payments:read',
-        path: path`/pos/v1/orders/${orderId}`,
-        route: '/pos/v1/orders/{order_id}',
-        retry: 'safe',
-        response: Order,
-        options: opts,
-      });
+      return this.client.request(orderRead(orderId, opts));
     });
   }
 }

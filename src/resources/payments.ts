@@ -1,8 +1,10 @@
 // The `client.payments` resource (spec 4.3 to 4.5): creates a card payment (retried only when
 // provably not processed), reads one, and voids one.
 import { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions, Settle } from '../core/call/types.js';
+import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
+import { paymentRead } from '../core/intents/reads.js';
+import type { RequestOptions } from '../core/types.js';
 import { formatCents } from '../internal/format.js';
 import { path } from '../internal/path.js';
 import { Payment, PaymentCreateParams, VoidResult } from '../schemas/payments.js';
@@ -39,32 +41,21 @@ export class Payments {
     return APIPromise.run(() => {
       checkIds({ orderId });
       const body = validate(PaymentCreateParams, params, 'payment');
-      const send = (options: RequestOptions | undefined, json?: string, settle?: Settle) =>
-        this.client.request({
-          method: 'POST',
-          scope: 'svc/payments:create',
-          path: path`/pos/v1/orders/${orderId}/payments`,
-          route: '/pos/v1/orders/{order_id}/payments',
-          body,
-          json,
-          settle,
-          retry: 'unsafe',
-          reconcile: {
-            subject: 'the order',
-            read: `client.orders.get('${orderId}')`,
-            check: `look for a payment of ${formatCents(body.amount_cents)} before creating another`,
-          },
-          response: Payment,
-          options,
-        });
-      if (!this.client.exactlyOnce) return send(opts);
-      return this.client.exactlyOnce({
-        kind: 'payment',
-        orderId,
-        params: body,
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/payments:create',
+        path: path`/pos/v1/orders/${orderId}/payments`,
+        route: '/pos/v1/orders/{order_id}/payments',
+        body,
+        retry: 'unsafe',
+        intent: { kind: 'payment', orderId },
+        reconcile: {
+          subject: 'the order',
+          read: `client.orders.get('${orderId}')`,
+          check: `look for a payment of ${formatCents(body.amount_cents)} before creating another`,
+        },
+        response: Payment,
         options: opts,
-        send,
-        parse: (resource) => Payment.parse(resource),
       });
     });
   }
@@ -80,15 +71,7 @@ export class Payments {
   get(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<Payment> {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
-      return this.client.request({
-        method: 'GET',
-        scope: 'svc/payments:read',
-        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}`,
-        route: '/pos/v1/orders/{order_id}/payments/{payment_id}',
-        retry: 'safe',
-        response: Payment,
-        options: opts,
-      });
+      return this.client.request(paymentRead(orderId, paymentId, opts));
     });
   }
 

@@ -1,8 +1,10 @@
 // The `client.refunds` resource (spec 4.6, 4.7): refunds all or part of a settled payment, and reads
 // a refund.
 import { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions, Settle } from '../core/call/types.js';
+import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
+import { refundRead } from '../core/intents/reads.js';
+import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
 import { Refund, RefundCreateParams } from '../schemas/refunds.js';
 import { checkIds } from './ids.js';
@@ -40,33 +42,21 @@ export class Refunds {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       const body = validate(RefundCreateParams, params, 'refund');
-      const send = (options: RequestOptions | undefined, json?: string, settle?: Settle) =>
-        this.client.request({
-          method: 'POST',
-          scope: 'svc/payments:refund',
-          path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
-          route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
-          body,
-          json,
-          settle,
-          retry: 'unsafe',
-          reconcile: {
-            subject: 'the order',
-            read: `client.orders.get('${orderId}')`,
-            check: "the payment's status before refunding again",
-          },
-          response: Refund,
-          options,
-        });
-      if (!this.client.exactlyOnce) return send(opts);
-      return this.client.exactlyOnce({
-        kind: 'refund',
-        orderId,
-        paymentId,
-        params: body,
+      return this.client.request({
+        method: 'POST',
+        scope: 'svc/payments:refund',
+        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
+        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
+        body,
+        retry: 'unsafe',
+        intent: { kind: 'refund', orderId, paymentId },
+        reconcile: {
+          subject: 'the order',
+          read: `client.orders.get('${orderId}')`,
+          check: "the payment's status before refunding again",
+        },
+        response: Refund,
         options: opts,
-        send,
-        parse: (resource) => Refund.parse(resource),
       });
     });
   }
@@ -83,15 +73,7 @@ export class Refunds {
   get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): APIPromise<Refund> {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId, refundId });
-      return this.client.request({
-        method: 'GET',
-        scope: 'svc/payments:read',
-        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds/${refundId}`,
-        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds/{refund_id}',
-        retry: 'safe',
-        response: Refund,
-        options: opts,
-      });
+      return this.client.request(refundRead(orderId, paymentId, refundId, opts));
     });
   }
 }

@@ -1,7 +1,8 @@
 // The `client.specs` resource (spec 4.10): fetches the service's OpenAPI and AsyncAPI documents,
 // without authentication.
 import type { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions } from '../core/call/types.js';
+import type { Requester } from '../core/call/requester.js';
+import type { RequestOptions } from '../core/types.js';
 import { JsonDocumentSchema } from '../schemas/specs.js';
 
 /**

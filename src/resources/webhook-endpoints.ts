@@ -1,8 +1,9 @@
 // The `client.webhookEndpoints` resource (spec 4.13): registers an https endpoint for a partner's
 // webhook events and returns its signing secret.
 import { APIPromise } from '../core/call/api-promise.js';
-import type { Requester, RequestOptions } from '../core/call/types.js';
+import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
+import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
 import { WebhookEndpointCreated, WebhookEndpointCreateParams } from '../schemas/webhook-endpoints.js';
 import { checkIds } from './ids.js';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { RetryMode } from '../../src/core/call/types.js';
 import {
   type AttemptFailure,
   backoffDelay,
@@ -9,6 +8,7 @@ import {
   MAX_RETRY_AFTER_MS,
   parseRetryAfter,
 } from '../../src/core/limits/retry.js';
+import type { RetryMode } from '../../src/core/types.js';
 
 const status = (s: number, retryAfterMs?: number): AttemptFailure => ({
   kind: 'status',

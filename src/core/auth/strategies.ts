@@ -4,11 +4,11 @@
  */
 import type { SecretRegistry } from '../../internal/redact.js';
 import { TokenResponse } from '../../schemas/oauth.js';
-import type { CoreSpec } from '../call/types.js';
 import { APIUserAbortError, CallError } from '../errors/api-errors.js';
 import { explainCredentials } from '../errors/hints.js';
 import type { EmitFn } from '../observe/events.js';
 import type { AccessTokenSource, ResolvedOptions } from '../options/options.js';
+import type { CoreSpec } from '../types.js';
 
 /** The hooks the core calls. */
 export interface AuthStrategy {

@@ -4,6 +4,7 @@
  * and headers).
  */
 import { safeHeaders } from '../../internal/redact.js';
+import type { ResponseMeta } from '../types.js';
 
 /**
  * A successful call's data with what came with it.
@@ -21,21 +22,6 @@ export interface APIResponse<T> {
   status: number;
   /** Its headers, names lower-case, credential-bearing values redacted. */
   headers: Record<string, string>;
-}
-
-/**
- * What the core fills in when a call succeeds, before its data promise resolves. Internal: one
- * small object per call, read only by `.withResponse()`.
- */
-export interface ResponseMeta {
-  /** The HTTP status of the successful attempt (0 until then). */
-  status: number;
-  /** The service's request id of the successful attempt. */
-  requestId: string | undefined;
-  /** Raw, lower-case; redacted only when `.withResponse()` asks (the hot path never pays for it). */
-  headers: Record<string, string>;
-  /** The client's redaction of header values. @default generic credential patterns only */
-  redactHeaders?: ((headers: Record<string, string>) => Record<string, string>) | undefined;
 }
 
 /** A fresh, empty {@link ResponseMeta} for the core to fill. */

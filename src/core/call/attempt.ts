@@ -14,10 +14,9 @@ import type { AttemptFailure } from '../limits/retry.js';
 import type { EventSink, RequestEvent, RetryReason } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
 import { classifyFailure, type TransportResponse } from '../transport/transport.js';
-import type { ResponseMeta } from './api-promise.js';
+import type { RequestSpec, ResponseMeta } from '../types.js';
 import type { CallState } from './call-state.js';
 import { errorFromResponse, parseSuccess } from './response.js';
-import type { RequestSpec } from './types.js';
 
 /** How an attempt ended. */
 export type AttemptResult<T> =

@@ -5,9 +5,8 @@
 
 import { RequestValidationError } from '../errors/api-errors.js';
 import type { EndEvent } from '../observe/events.js';
-import type { ResponseMeta } from './api-promise.js';
+import type { RequestSpec, ResponseMeta } from '../types.js';
 import type { Call, CallResult, CallRetry } from './middleware.js';
-import type { RequestSpec } from './types.js';
 
 // Call ids: a random prefix per process (two processes' logs do not collide) and a counter.
 const PREFIX = Math.floor(Math.random() * 36 ** 4)

@@ -10,7 +10,7 @@ import { APIConnectionTimeoutError, APIError } from '../errors/api-errors.js';
 import { PaymentsError } from '../errors/base-error.js';
 import { CallError } from '../errors/call-error.js';
 import type { RetryDecision } from '../limits/retry.js';
-import type { Reconciliation, RequestSpec } from './types.js';
+import type { Reconciliation, RequestSpec } from '../types.js';
 
 /** What a call ended with. */
 export interface CallEnding {

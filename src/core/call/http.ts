@@ -9,13 +9,18 @@ import type { SecretRegistry } from '../../internal/redact.js';
 import { sleep } from '../../internal/sleep.js';
 import type { AuthStrategy } from '../auth/strategies.js';
 import { type APIError, APIUserAbortError } from '../errors/api-errors.js';
+import type { IntentCall } from '../intents/intent.js';
+import { intentReads } from '../intents/reads.js';
+import { IntentRunner } from '../intents/runner.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { decideRetry, isAmbiguous, type RetryDecision } from '../limits/retry.js';
 import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
-import { lowerCaseHeaders } from '../options/checks.js';
+import { lowerCaseHeaders, type ReconcileMode } from '../options/checks.js';
+import type { IntentStore } from '../stores/intent-store.js';
 import type { Transport, TransportResponse } from '../transport/transport.js';
-import { APIPromise, type ResponseMeta, responseMeta } from './api-promise.js';
+import type { CoreSpec, RequestSpec, ResponseMeta, Settle } from '../types.js';
+import { APIPromise, responseMeta } from './api-promise.js';
 import {
   type AttemptContext,
   type AttemptResult,
@@ -27,7 +32,6 @@ import {
 import { bodyOf, CallState, callResult, endEvent, queryString } from './call-state.js';
 import { deadlineError, finishError, waitForToken } from './final-error.js';
 import { type CallTracer, type Middleware, runMiddleware } from './middleware.js';
-import type { CoreSpec, RequestSpec, Settle } from './types.js';
 
 /** What the core needs from the client. */
 export interface CoreConfig {
@@ -50,6 +54,8 @@ export interface CoreConfig {
   middleware: readonly Middleware[];
   /** Around the middleware and the attempts: the call's span, when the client has a tracer. */
   trace?: CallTracer | undefined;
+  /** Where payment and refund intents are kept (api.md 17), and how a lost answer is settled. */
+  intents: { store: IntentStore; reconcile: ReconcileMode; settleMs: number };
 }
 
 /**
@@ -71,6 +77,11 @@ function settled<T>(ended: Promise<T>, settle: Settle | undefined, meta: Respons
 export class HttpCore {
   /** Set by the client after construction (minting a token goes through {@link exchange}). */
   auth: AuthStrategy | undefined;
+  /**
+   * Runs every call whose spec carries an intent exactly once per key; it sends, and reconciles a
+   * lost answer, through this core's own {@link call}.
+   */
+  readonly intents: IntentRunner;
   readonly #config: CoreConfig;
   readonly #redactHeaders: (headers: Record<string, string>) => Record<string, string>;
   readonly #callContext: AttemptContext;
@@ -82,10 +93,24 @@ export class HttpCore {
     this.#exchangeContext = { events: undefined, log: config.log };
     const secrets = config.secrets;
     this.#redactHeaders = (headers) => secrets.headers(headers);
+    const send = <S extends z.ZodType>(spec: RequestSpec<S>) => this.call(spec);
+    this.intents = new IntentRunner({
+      ...config.intents,
+      ...intentReads(send),
+      send,
+      events: config.events,
+      log: config.log,
+      deadlineMs: config.deadlineMs,
+      maxRetries: config.maxRetries,
+    });
   }
 
-  /** One API call: an id, the middleware, the attempts, one `end` event. */
+  /**
+   * One API call: an id, the middleware, the attempts, one `end` event. A payment or refund
+   * creation (a spec with an intent) goes to the intent runner, which sends it through here.
+   */
   call<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
+    if (spec.intent !== undefined) return this.intents.run(spec as RequestSpec as IntentCall);
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
     const { events, middleware, trace } = this.#config;

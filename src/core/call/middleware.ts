@@ -8,7 +8,8 @@
 
 import { PaymentsError } from '../errors/base-error.js';
 import type { RetryReason } from '../observe/events.js';
-import type { APIResponse, ResponseMeta } from './api-promise.js';
+import type { ResponseMeta } from '../types.js';
+import type { APIResponse } from './api-promise.js';
 
 /**
  * One retry of a call, as {@link Call.retries} lists them.

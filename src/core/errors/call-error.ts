@@ -1,6 +1,6 @@
 // CallError, the base of errors that ended a call to the service: it carries `outcomeUnknown`,
 // the order creation's `idempotencyKey` and how to reconcile.
-import type { Reconciliation } from '../call/types.js';
+import type { Reconciliation } from '../types.js';
 import { PaymentsError } from './base-error.js';
 
 /**

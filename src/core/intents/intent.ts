@@ -1,10 +1,19 @@
 // What one call under an idempotency key starts from, and the options and ids the runner
 // derives from it (src/core/intents/runner.ts).
 import { textDigest } from '../../internal/key-hash.js';
-import type { IntentCall, RequestOptions } from '../call/types.js';
 import { type ReconcileMode, reconcileMode } from '../options/checks.js';
 import type { IntentRecord } from '../stores/intent-store.js';
+import type { IntentSpec, RequestOptions, RequestSpec } from '../types.js';
 import { checkKey } from './failures.js';
+
+/**
+ * A payment or refund creation as the core hands it to the intent runner: a spec with its intent
+ * and its validated body (what the fingerprint covers, with the order and payment).
+ */
+export type IntentCall = RequestSpec & {
+  intent: IntentSpec;
+  body: { amount_cents: number; method?: string } & Record<string, unknown>;
+};
 
 /** A call holds its key's lease this long when it has no `deadlineMs` (api.md 17). */
 export const DEFAULT_LEASE_MS = 60_000;
@@ -26,26 +35,28 @@ export interface Intent {
  * where the call's options give none. A bad key or `reconcile` throws before anything is sent.
  */
 export function newIntent(
-  call: IntentCall<unknown>,
+  call: IntentCall,
   defaults: { reconcile: ReconcileMode; deadlineMs: number | undefined },
   owner: string,
 ): Intent {
   const opts = call.options;
-  const key = checkKey(call.kind, opts?.idempotencyKey ?? crypto.randomUUID());
+  const { kind, orderId, paymentId } = call.intent;
+  const key = checkKey(kind, opts?.idempotencyKey ?? crypto.randomUUID());
   const mode = reconcileMode(opts?.reconcile, defaults.reconcile);
   const leaseMs = opts?.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_LEASE_MS;
   const now = Date.now();
   // The params are the validated body: strict schemas give their keys in one order, so equal params
   // serialise alike. Serialised once: the send reuses the text.
-  const json = JSON.stringify(call.params);
+  const params = call.body;
+  const json = JSON.stringify(params);
   const draft: IntentRecord = {
     key,
-    kind: call.kind,
-    fingerprint: textDigest([call.kind, '|', call.orderId, '|', call.paymentId ?? '', '|', json]),
-    orderId: call.orderId,
-    paymentId: call.paymentId,
-    amountCents: call.params.amount_cents,
-    method: call.params.method,
+    kind,
+    fingerprint: textDigest([kind, '|', orderId, '|', paymentId ?? '', '|', json]),
+    orderId,
+    paymentId,
+    amountCents: params.amount_cents,
+    method: params.method,
     // A new key is recorded as sent in the same write that creates it (the send follows at once;
     // a crash in between reads as "sent, not landed" after settleMs): one store call less.
     state: 'open',
@@ -63,7 +74,7 @@ export function newIntent(
 }
 
 /** The options of one send: the caller's, without the key's, within what is left of the lease. */
-export function sendOptions(call: IntentCall<unknown>, until: number): RequestOptions {
+export function sendOptions(call: IntentCall, until: number): RequestOptions {
   const options: RequestOptions = Object.assign({}, call.options);
   options.idempotencyKey = undefined;
   options.reconcile = undefined;

@@ -1,18 +1,19 @@
 // Exactly-once payments and refunds (api.md 17): one call under an idempotency key holds the key's
 // lease in the intent store, sends, and after a lost answer reconciles before it answers.
 import { sleep } from '../../internal/sleep.js';
-import { APIPromise, metaOf, type ResponseMeta, responseMeta } from '../call/api-promise.js';
+import { APIPromise, metaOf, responseMeta } from '../call/api-promise.js';
 import { restate } from '../call/final-error.js';
-import type { IntentCall } from '../call/types.js';
 import { CallError } from '../errors/call-error.js';
 import { IdempotencyConflictError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
 import type { ReconcileMode } from '../options/checks.js';
-import { type IntentBegin, type IntentRecord, revise } from '../stores/intent-store.js';
+import { type IntentBegin, type IntentRecord, type IntentStore, revise } from '../stores/intent-store.js';
 import { MemoryIntentStore } from '../stores/memory-intent-store.js';
+import type { RequestSpec, ResponseMeta, Settle } from '../types.js';
 import { lostLease, storeFailure } from './failures.js';
-import { type Intent, newIntent, resultIdOf, sendOptions } from './intent.js';
+import { type Intent, type IntentCall, newIntent, resultIdOf, sendOptions } from './intent.js';
 import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
+import { type RecoveredIntent, type RecoverOptions, recoverIntents } from './recover.js';
 
 /** How often a call waiting for another holder of its key looks again. */
 const BUSY_POLL_MS = 250;
@@ -23,9 +24,14 @@ export interface IntentConfig extends IntentIO {
   reconcile: ReconcileMode;
   deadlineMs: number | undefined;
   maxRetries: number;
+  /** Sends one create request through the core, as it is (a spec without an intent). */
+  send(spec: RequestSpec): APIPromise<unknown>;
 }
 
-/** Runs payment and refund creations exactly once per key. */
+/**
+ * Runs payment and refund creations exactly once per key: the core hands it every call whose spec
+ * carries an intent, and it sends through the core's own path (`cfg.send`).
+ */
 export class IntentRunner {
   /** The store when it is the SDK's own in-memory one (not a subclass's override): it answers at once. */
   readonly #memory: MemoryIntentStore | undefined;
@@ -43,12 +49,22 @@ export class IntentRunner {
         : undefined;
   }
 
+  /** The intent store (a derived client shares it: same keys, same payments). */
+  get store(): IntentStore {
+    return this.cfg.store;
+  }
+
+  /** Settles the store's intents that no live call holds (`client.recover()`). */
+  recover(options?: RecoverOptions): Promise<RecoveredIntent[]> {
+    return recoverIntents(this.cfg, options);
+  }
+
   /**
    * A new key on the client's own in-memory store: begun, sent and finished with no store round
    * trip, so that the success path costs little beyond the request (the bench's intents figure).
    * Anything else, and a failed send, goes through {@link #run}.
    */
-  run<T>(call: IntentCall<T>): APIPromise<T> {
+  run<T>(call: IntentCall): APIPromise<T> {
     let intent: Intent;
     try {
       intent = newIntent(call, this.cfg, `${this.#id}:${++this.#calls}`);
@@ -65,18 +81,28 @@ export class IntentRunner {
     // Not the SDK's own store, or a key seen before: the loop (a lease taken here is its own).
     if (!memory || begun?.status !== 'acquired' || begun.record !== intent.draft) {
       const meta = responseMeta();
-      return APIPromise.from(this.#run(call, meta, intent, undefined), meta);
+      return APIPromise.from(this.#run<T>(call, meta, intent, undefined), meta);
     }
     // The call's promise is the send's own: the core lands the intent before anyone awaiting the
     // call sees the data, and hands a failure to the loop, whose promise becomes the call's.
-    return call.send(sendOptions(call, intent.until), intent.json, {
-      landed: (data) => this.#landed(call.kind, memory, intent, data),
+    return this.#send(call, intent, {
+      landed: (data) => this.#landed(intent.draft.kind, memory, intent, data),
       recover: (error, meta) => this.#run(call, meta, intent, { error }),
-    });
+    }) as APIPromise<T>;
+  }
+
+  /** One send of the call's request through the core: the caller's spec, under the intent's lease. */
+  #send(call: IntentCall, intent: Intent, settle?: Settle): APIPromise<unknown> {
+    const spec: RequestSpec = Object.assign({}, call);
+    spec.intent = undefined;
+    spec.options = sendOptions(call, intent.until);
+    spec.json = intent.json;
+    spec.settle = settle;
+    return this.cfg.send(spec);
   }
 
   /** A new key's first send succeeded: its intent lands at once (it never throws: the answer stands). */
-  #landed(kind: IntentCall<unknown>['kind'], memory: MemoryIntentStore, intent: Intent, data: unknown): void {
+  #landed(kind: IntentRecord['kind'], memory: MemoryIntentStore, intent: Intent, data: unknown): void {
     let id: string | undefined;
     try {
       id = resultIdOf(kind, data);
@@ -99,23 +125,24 @@ export class IntentRunner {
    * from it.
    */
   async #run<T>(
-    call: IntentCall<T>,
+    call: IntentCall,
     meta: ResponseMeta,
     intent: Intent,
     first: { error: unknown } | undefined,
   ): Promise<T> {
     const opts = call.options;
-    const { key, json, mode, leaseMs, until, owner, draft } = intent;
+    const { key, mode, leaseMs, until, owner, draft } = intent;
     const signal = opts?.signal;
     const now = draft.createdAt;
     let record = first ? draft : await this.#acquire(draft, owner, leaseMs, until, signal);
-    if (record.state === 'landed') return call.parse(record.result ?? {});
+    const kind = draft.kind;
+    if (record.state === 'landed') return call.response.parse(record.result ?? {}) as T;
     const fresh = record.createdAt === now && record.firstSentAt === now && record.sends === 1;
     if (!fresh && record.firstSentAt !== undefined && record.state !== 'not_landed') {
       // A call with this key was sent before (its holder died, or it ended unknown): learn what
       // happened before sending anything.
       const error = new CallError(
-        `A ${call.kind} with idempotency key '${key}' was sent before and its outcome is not recorded.`,
+        `A ${kind} with idempotency key '${key}' was sent before and its outcome is not recorded.`,
       );
       error.outcomeUnknown = true;
       error.idempotencyKey = key;
@@ -137,17 +164,17 @@ export class IntentRunner {
           sends: record.sends + 1,
           updatedAt: at,
         });
-        if ((await this.#put(record, owner, false)) === 'lost') throw lostLease(call.kind, key);
+        if ((await this.#put(record, owner, false)) === 'lost') throw lostLease(kind, key);
       }
       sent++;
       try {
         if (sent === 1 && first) throw first.error;
-        const sending = call.send(sendOptions(call, until), json);
-        const data = await sending;
+        const sending = this.#send(call, intent);
+        const data = (await sending) as T;
         Object.assign(meta, metaOf(sending));
         await this.#finish(
           record,
-          { state: 'landed', resultId: resultIdOf(call.kind, data), result: data as Record<string, unknown> },
+          { state: 'landed', resultId: resultIdOf(kind, data), result: data as Record<string, unknown> },
           owner,
         );
         return data;
@@ -168,7 +195,7 @@ export class IntentRunner {
             record,
             owner,
             error,
-            `Or rerun with { idempotencyKey: '${key}', reconcile: 'auto' }: the SDK reconciles it without a second ${call.kind}.`,
+            `Or rerun with { idempotencyKey: '${key}', reconcile: 'auto' }: the SDK reconciles it without a second ${kind}.`,
           );
         const verdict = await reconcile(this.cfg, record, until, signal, error.callId);
         if (verdict.outcome === 'landed') return this.#adopt(call, record, owner, verdict, meta);
@@ -180,13 +207,13 @@ export class IntentRunner {
           error.reconcile = undefined;
           restate(
             error,
-            `The ${call.kind} did not land (reconciled with the order): nothing was charged, and the key may be used again.`,
+            `The ${kind} did not land (reconciled with the order): nothing was charged, and the key may be used again.`,
           );
           throw error;
         }
         this.cfg.log?.(
           'warn',
-          `${call.kind} ${key} did not land (reconciled); sending it again under the same key`,
+          `${kind} ${key} did not land (reconciled); sending it again under the same key`,
         );
       }
     }
@@ -221,18 +248,19 @@ export class IntentRunner {
   }
 
   async #adopt<T>(
-    call: IntentCall<T>,
+    call: IntentCall,
     record: IntentRecord,
     owner: string,
     verdict: Verdict & { outcome: 'landed' },
     meta: ResponseMeta,
   ): Promise<T> {
-    const data = call.parse(verdict.resource);
+    const data = call.response.parse(verdict.resource) as T;
+    const kind = record.kind;
     await this.#finish(record, { state: 'landed', resultId: verdict.id, result: verdict.resource }, owner);
     meta.status = 200;
     this.cfg.log?.(
       'info',
-      `${call.kind} ${record.key}: the lost answer was reconciled, ${call.kind} ${verdict.id} landed`,
+      `${kind} ${record.key}: the lost answer was reconciled, ${kind} ${verdict.id} landed`,
     );
     return data;
   }

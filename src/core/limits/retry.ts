@@ -3,7 +3,7 @@
  * and when to give up. No I/O and no clock of its own (callers pass `now` and a random number), so
  * every rule is checked by a table of cases.
  */
-import type { RetryMode } from '../call/types.js';
+import type { RetryMode } from '../types.js';
 
 /** How one attempt failed. */
 export type AttemptFailure =

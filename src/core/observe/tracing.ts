@@ -8,8 +8,9 @@
  * (which starts spans under the active context by itself), and the `traceparent` header is
  * formatted from the span's own context, so a client without a tracer loads no OpenTelemetry code.
  */
-import type { ResponseMeta } from '../call/api-promise.js';
+
 import type { Call, CallTracer, TracedCall } from '../call/middleware.js';
+import type { ResponseMeta } from '../types.js';
 
 /**
  * An attribute value, as OpenTelemetry defines it.

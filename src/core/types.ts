@@ -1,8 +1,9 @@
-// The types of a call: the per-call RequestOptions, the RetryMode, the RequestSpec a resource hands
-// to the core, Reconciliation, the Requester contract, and the core's own CoreSpec.
+// The types of a call, on the ground floor of core/ so that every room of it imports them without
+// climbing: the per-call RequestOptions, the RetryMode, the RequestSpec a resource hands to the core
+// (with the IntentSpec of a payment or refund), Reconciliation, ResponseMeta and the core's CoreSpec.
+// The Requester contract, which names the call's promise, is in call/requester.ts.
 import type { z } from 'zod';
-import type { Scope } from '../../schemas/common.js';
-import type { APIPromise, ResponseMeta } from './api-promise.js';
+import type { Scope } from '../schemas/common.js';
 
 /**
  * Options every resource method takes as its last argument.
@@ -88,6 +89,14 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
    * @internal
    */
   settle?: Settle | undefined;
+  /**
+   * Makes the call exactly once per idempotency key (payment and refund creation, api.md 17): the
+   * core hands it to the client's intent runner, which keeps `options.idempotencyKey` in the intent
+   * store (never sent) and reconciles a lost answer. `body` is what the key's fingerprint covers,
+   * and `response` parses a stored or adopted resource.
+   * @default undefined (sent as it is)
+   */
+  intent?: IntentSpec | undefined;
   /** Whether to send the bearer token. Public endpoints pass false. @default true */
   auth?: boolean;
   /**
@@ -110,8 +119,8 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
 
 /**
  * How the client's intent runner settles a payment or refund creation from inside the call that
- * sends it ({@link IntentCall.send} passes it on to the request), so that the call needs no promise
- * of its own around the send. A requester's `request` must honour it; the client's does.
+ * sends it (the runner's send carries it on its spec), so that the call needs no promise of its own
+ * around the send.
  *
  * @example
  * const settle: Settle = {
@@ -147,42 +156,31 @@ export interface Reconciliation {
 }
 
 /**
- * What resources need from the client: one method. Resources never see transport, retries or tokens.
+ * What a payment or refund creation is, for its intent: the order (and payment) it belongs to. Its
+ * params are the spec's validated `body`.
  *
  * @example
- * const requester: Requester = client; // a PaymentsClient is one; so is a test double
- * const order = await requester.request({ method: 'GET', path: `/pos/v1/orders/${orderId}`, retry: 'safe', response: z.looseObject({}) });
+ * const intent: IntentSpec = { kind: 'refund', orderId, paymentId };
  */
-export interface Requester {
-  /** Sends one call described by `spec` and returns its parsed response. */
-  request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>>;
-  /**
-   * Runs a payment or refund creation exactly once per idempotency key (the client's intent store
-   * and reconciliation, api.md 17). A requester without it sends the call once, as it is.
-   */
-  exactlyOnce?<T>(call: IntentCall<T>): APIPromise<T>;
-}
-
-/**
- * One payment or refund creation as its resource describes it to the client's intent runner.
- *
- * @example
- * const call: IntentCall<Payment> = { kind: 'payment', orderId, params: body, options, send, parse: (r) => Payment.parse(r) };
- */
-export interface IntentCall<T> {
+export interface IntentSpec {
   kind: 'payment' | 'refund';
   orderId: string;
   paymentId?: string | undefined;
-  /** The validated body: what the fingerprint covers, with the order and payment. */
-  params: { amount_cents: number; method?: string } & Record<string, unknown>;
-  options: RequestOptions | undefined;
-  /**
-   * Sends the create request once through the core (the key is not sent); `json` is `params`
-   * serialised, `settle` the runner's hold on the outcome ({@link Settle}).
-   */
-  send(options: RequestOptions, json?: string, settle?: Settle): APIPromise<T>;
-  /** A stored or adopted resource as the create call's type. */
-  parse(resource: Record<string, unknown>): T;
+}
+
+/**
+ * What the core fills in when a call succeeds, before its data promise resolves. Internal: one
+ * small object per call, read only by `.withResponse()`.
+ */
+export interface ResponseMeta {
+  /** The HTTP status of the successful attempt (0 until then). */
+  status: number;
+  /** The service's request id of the successful attempt. */
+  requestId: string | undefined;
+  /** Raw, lower-case; redacted only when `.withResponse()` asks (the hot path never pays for it). */
+  headers: Record<string, string>;
+  /** The client's redaction of header values. @default generic credential patterns only */
+  redactHeaders?: ((headers: Record<string, string>) => Record<string, string>) | undefined;
 }
 
 /**

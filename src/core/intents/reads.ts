@@ -1,0 +1,74 @@
+// The reads reconciliation makes (an order with its payments, a payment, a refund), as requests of
+// the core's own: the specs that `orders.get`, `payments.get` and `refunds.get` send too.
+import { path } from '../../internal/path.js';
+import { Order } from '../../schemas/orders.js';
+import { Payment } from '../../schemas/payments.js';
+import { Refund } from '../../schemas/refunds.js';
+import type { APIPromise } from '../call/api-promise.js';
+import type { RequestOptions, RequestSpec } from '../types.js';
+import type { IntentIO } from './reconcile.js';
+
+/** The read of an order with its payments (spec 4.2). */
+export function orderRead(orderId: string, options: RequestOptions | undefined): RequestSpec<typeof Order> {
+  return {
+    method: 'GET',
+    scope: 'svc/payments:read',
+    path: path`/pos/v1/orders/${orderId}`,
+    route: '/pos/v1/orders/{order_id}',
+    retry: 'safe',
+    response: Order,
+    options,
+  };
+}
+
+/** The read of one payment (spec 4.4). */
+export function paymentRead(
+  orderId: string,
+  paymentId: string,
+  options: RequestOptions | undefined,
+): RequestSpec<typeof Payment> {
+  return {
+    method: 'GET',
+    scope: 'svc/payments:read',
+    path: path`/pos/v1/orders/${orderId}/payments/${paymentId}`,
+    route: '/pos/v1/orders/{order_id}/payments/{payment_id}',
+    retry: 'safe',
+    response: Payment,
+    options,
+  };
+}
+
+/** The read of one refund (spec 4.7). */
+export function refundRead(
+  orderId: string,
+  paymentId: string,
+  refundId: string,
+  options: RequestOptions | undefined,
+): RequestSpec<typeof Refund> {
+  return {
+    method: 'GET',
+    scope: 'svc/payments:read',
+    path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds/${refundId}`,
+    route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds/{refund_id}',
+    retry: 'safe',
+    response: Refund,
+    options,
+  };
+}
+
+/** Sends one spec through the core (its `call`). */
+export type Send = <S extends RequestSpec['response']>(spec: RequestSpec<S>) => APIPromise<S['_output']>;
+
+/** Reconciliation's reads over the core's `send`. */
+export function intentReads(send: Send): Pick<IntentIO, 'readOrder' | 'readPayment' | 'readRefund'> {
+  return {
+    readOrder: async (orderId, signal) => {
+      const before = Date.now();
+      const { data, headers } = await send(orderRead(orderId, { signal })).withResponse();
+      return { payments: data.payments, date: headers.date, before, after: Date.now() };
+    },
+    readPayment: (orderId, paymentId, signal) => send(paymentRead(orderId, paymentId, { signal })),
+    readRefund: (orderId, paymentId, refundId, signal) =>
+      send(refundRead(orderId, paymentId, refundId, { signal })),
+  };
+}
