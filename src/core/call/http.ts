@@ -13,10 +13,10 @@ import type { IntentCall } from '../intents/intent.js';
 import { intentReads } from '../intents/reads.js';
 import { IntentRunner } from '../intents/runner.js';
 import type { RateLimiter } from '../limits/limiter.js';
-import { decideRetry, isAmbiguous, type RetryDecision } from '../limits/retry.js';
+import { attemptLimit, decideRetry, type RetryDecision, throttleAfter } from '../limits/retry.js';
 import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
-import { lowerCaseHeaders, type ReconcileMode } from '../options/checks.js';
+import type { ReconcileMode } from '../options/checks.js';
 import type { IntentStore } from '../stores/intent-store.js';
 import type { Transport, TransportResponse } from '../transport/transport.js';
 import type { CoreSpec, RequestSpec, ResponseMeta, Settle } from '../types.js';
@@ -29,8 +29,9 @@ import {
   failedAttempt,
   readAttempt,
 } from './attempt.js';
-import { bodyOf, CallState, callResult, endEvent, queryString } from './call-state.js';
+import { bodyOf, CallState, callResult, endEvent, queryString, settled } from './call-state.js';
 import { deadlineError, finishError, waitForToken } from './final-error.js';
+import { callHeaders } from './headers.js';
 import { type CallTracer, type Middleware, runMiddleware } from './middleware.js';
 
 /** What the core needs from the client. */
@@ -56,21 +57,6 @@ export interface CoreConfig {
   trace?: CallTracer | undefined;
   /** Where payment and refund intents are kept (api.md 17), and how a lost answer is settled. */
   intents: { store: IntentStore; reconcile: ReconcileMode; settleMs: number };
-}
-
-/**
- * A wrapped call's outcome as its intent sees it: around the tracer, the middleware and the `end`
- * event, as a caller would see the call (on the hot path, the core settles it inside the attempts).
- */
-function settled<T>(ended: Promise<T>, settle: Settle | undefined, meta: ResponseMeta): Promise<T> {
-  if (!settle) return ended;
-  return ended.then(
-    (value) => {
-      settle.landed(value);
-      return value;
-    },
-    (error: unknown) => settle.recover(error, meta) as Promise<T>,
-  );
 }
 
 /** Sends requests for one client (and the clients derived from it share its auth and transport). */
@@ -114,7 +100,7 @@ export class HttpCore {
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
     const { events, middleware, trace } = this.#config;
-    const headers = this.#headers(spec);
+    const headers = callHeaders(this.#config.headers, spec);
     const state = this.#state(spec, headers);
     // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
     // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
@@ -138,7 +124,7 @@ export class HttpCore {
 
   /** Attempts and retries without a call's id, middleware or events: the token grant. */
   exchange<S extends z.ZodType>(spec: CoreSpec<S>): Promise<z.infer<S>> {
-    const headers = this.#headers(spec);
+    const headers = callHeaders(this.#config.headers, spec);
     const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
     return this.#run(spec, state, headers, undefined, false);
   }
@@ -209,10 +195,8 @@ export class HttpCore {
             state.rateLimitWaitMs = Date.now() - waitFrom;
           }
         }
-        const remaining = deadlineAt === undefined ? undefined : deadlineAt - Date.now();
-        if (remaining !== undefined && remaining <= 0) throw deadlineError(spec, deadlineMs);
-        const byDeadline = remaining !== undefined && remaining < timeoutMs;
-        const limit = byDeadline ? remaining : timeoutMs;
+        const limit = attemptLimit(timeoutMs, deadlineAt === undefined ? undefined : deadlineAt - Date.now());
+        if (limit <= 0) throw deadlineError(spec, deadlineMs);
         inFlight = true;
         state.attempts = attempt;
         const started = announceAttempt(ctx, spec, state);
@@ -239,22 +223,14 @@ export class HttpCore {
           return result.value;
         }
         const { failure, error } = result;
-        if (failure.kind === 'status' && failure.status === 429)
-          cfg.limiter?.backoff(failure.retryAfterMs ?? 1000);
-        if (isAmbiguous(failure)) ambiguous = true;
-        if (byDeadline && failure.kind === 'timeout') throw deadlineError(spec, deadlineMs, error);
+        const throttle = throttleAfter(failure);
+        if (throttle !== undefined) cfg.limiter?.backoff(throttle);
+        // A refused token is dropped by the auth strategy (a fact the policy decides a replay on).
+        let code: string | undefined;
+        let tokenRejected = false;
         if (token !== undefined && auth && failure.kind === 'status' && failure.status === 401) {
-          // A token that expired in flight or was rotated: one fresh token, one replay, not a retry.
-          const code = (error as APIError).code;
-          if (auth.unauthorized(token, code) && !replayed) {
-            replayed = true;
-            cfg.log?.(
-              'info',
-              `${spec.method} ${spec.path}: token rejected (${code}); replaying once`,
-              state.logFields,
-            );
-            continue;
-          }
+          code = (error as APIError).code;
+          tokenRejected = auth.unauthorized(token, code);
         }
         const next = decideRetry({
           failure,
@@ -263,8 +239,23 @@ export class HttpCore {
           maxRetries,
           remainingMs: deadlineAt === undefined ? undefined : deadlineAt - Date.now(),
           random: Math.random(),
+          limitMs: limit,
+          timeoutMs,
+          tokenRejected,
+          replayed,
         });
+        if (next.ambiguous) ambiguous = true;
+        if (next.action === 'replay') {
+          replayed = true;
+          cfg.log?.(
+            'info',
+            `${spec.method} ${spec.path}: token rejected (${code}); replaying once`,
+            state.logFields,
+          );
+          continue;
+        }
         if (next.action === 'throw') {
+          if (next.why === 'deadline') throw deadlineError(spec, deadlineMs, error);
           decision = next;
           throw error;
         }
@@ -299,23 +290,5 @@ export class HttpCore {
   #state(spec: RequestSpec, headers: Record<string, string>): CallState {
     const key = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
     return new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, key);
-  }
-
-  #headers(spec: CoreSpec): Record<string, string> {
-    const opts = spec.options;
-    // Copied with Object.assign, not spread: on Node 20 each header added to an object spread from
-    // another costs about a microsecond (V8 11); a call adds two to four (bench/object-copy.ts).
-    const headers: Record<string, string> = Object.assign({}, this.#config.headers);
-    if (opts?.headers) Object.assign(headers, lowerCaseHeaders(opts.headers));
-    if (spec.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    else if (spec.body !== undefined) headers['content-type'] = 'application/json';
-    // One key per call, so every attempt of an order creation is the same order to the service.
-    // A key given as a header counts as the caller's key too.
-    const key =
-      opts?.idempotencyKey ??
-      headers['idempotency-key'] ??
-      (spec.retry === 'keyed' ? crypto.randomUUID() : undefined);
-    if (key !== undefined) headers['idempotency-key'] = key;
-    return headers;
   }
 }

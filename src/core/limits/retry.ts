@@ -107,6 +107,19 @@ export function backoffDelay(
   return Math.floor(ceiling * Math.min(Math.max(random, 0), 1));
 }
 
+/**
+ * How long the next attempt may take: the per-attempt timeout, or what is left of the deadline when
+ * that is shorter (0 or less: the deadline has passed, no attempt starts).
+ */
+export function attemptLimit(timeoutMs: number, remainingMs: number | undefined): number {
+  return remainingMs !== undefined && remainingMs < timeoutMs ? remainingMs : timeoutMs;
+}
+
+/** How long every call of the client holds back after a 429 (the shared limiter's pause). */
+export function throttleAfter(failure: AttemptFailure): number | undefined {
+  return failure.kind === 'status' && failure.status === 429 ? (failure.retryAfterMs ?? 1000) : undefined;
+}
+
 /** The state a retry decision needs. */
 export interface RetryInput {
   failure: AttemptFailure;
@@ -118,39 +131,70 @@ export interface RetryInput {
   remainingMs: number | undefined;
   /** A number in [0, 1) for the jitter. */
   random: number;
+  /**
+   * The attempt's time limit and the per-attempt timeout: a timeout of an attempt cut short by the
+   * deadline ({@link attemptLimit} below `timeoutMs`) is the deadline's. @default no cut
+   */
+  limitMs?: number;
+  timeoutMs?: number;
+  /** The attempt's bearer token was refused (401) and the auth strategy dropped it. @default false */
+  tokenRejected?: boolean;
+  /** The call already replayed once for a refused token. @default false */
+  replayed?: boolean;
 }
 
-/** What to do after a failed attempt. */
+/** Why a call ends without another attempt. */
+export type GiveUp =
+  | 'not_retryable'
+  | 'retries_exhausted'
+  | 'wait_exceeds_deadline'
+  | 'retry_after_too_long'
+  /** The attempt timed out at the call's deadline: the call ends with the deadline's error. */
+  | 'deadline';
+
+/** What to do after a failed attempt. `ambiguous`: this attempt may have been processed. */
 export type RetryDecision =
-  | { action: 'retry'; delayMs: number }
+  | { action: 'retry'; delayMs: number; ambiguous: boolean }
+  /** A token that expired in flight or was rotated: one fresh token, one replay, not a retry. */
+  | { action: 'replay'; ambiguous: boolean }
   | {
       action: 'throw';
       /** The request may have been processed: a `keyed` or `unsafe` call's error says the outcome is unknown. */
       outcomeUnknown: boolean;
-      /** Why no retry: the policy, the retry budget, or a wait that would not fit. */
-      why: 'not_retryable' | 'retries_exhausted' | 'wait_exceeds_deadline' | 'retry_after_too_long';
+      /** Why no retry: the policy, the retry budget, a wait that would not fit, or the deadline. */
+      why: GiveUp;
+      ambiguous: boolean;
     };
 
-/** Decides whether to retry a failed attempt and after how long. */
+/**
+ * Decides what follows a failed attempt: a retry after how long, a replay with a fresh token, or
+ * the end of the call (and why). Every rule of the attempt loop is here; the loop only applies it.
+ */
 export function decideRetry(input: RetryInput): RetryDecision {
   const { failure, mode } = input;
-  const outcomeUnknown = mode !== 'safe' && isAmbiguous(failure);
-  if (!isRetryable(failure, mode)) return { action: 'throw', outcomeUnknown, why: 'not_retryable' };
+  const ambiguous = isAmbiguous(failure);
+  const outcomeUnknown = mode !== 'safe' && ambiguous;
+  const timeoutMs = input.timeoutMs;
+  if (failure.kind === 'timeout' && timeoutMs !== undefined && (input.limitMs ?? timeoutMs) < timeoutMs)
+    return { action: 'throw', outcomeUnknown, why: 'deadline', ambiguous };
+  if (input.tokenRejected && !input.replayed) return { action: 'replay', ambiguous };
+  if (!isRetryable(failure, mode))
+    return { action: 'throw', outcomeUnknown, why: 'not_retryable', ambiguous };
   if (input.retriesDone >= input.maxRetries)
-    return { action: 'throw', outcomeUnknown, why: 'retries_exhausted' };
+    return { action: 'throw', outcomeUnknown, why: 'retries_exhausted', ambiguous };
   const retryAfter = failure.kind === 'status' ? failure.retryAfterMs : undefined;
   if (retryAfter !== undefined) {
     if (input.remainingMs !== undefined && retryAfter > input.remainingMs) {
-      return { action: 'throw', outcomeUnknown, why: 'wait_exceeds_deadline' };
+      return { action: 'throw', outcomeUnknown, why: 'wait_exceeds_deadline', ambiguous };
     }
     if (input.remainingMs === undefined && retryAfter > MAX_RETRY_AFTER_MS) {
-      return { action: 'throw', outcomeUnknown, why: 'retry_after_too_long' };
+      return { action: 'throw', outcomeUnknown, why: 'retry_after_too_long', ambiguous };
     }
-    return { action: 'retry', delayMs: retryAfter };
+    return { action: 'retry', delayMs: retryAfter, ambiguous };
   }
   const delayMs = backoffDelay(input.retriesDone + 1, input.random);
   if (input.remainingMs !== undefined && delayMs >= input.remainingMs) {
-    return { action: 'throw', outcomeUnknown, why: 'wait_exceeds_deadline' };
+    return { action: 'throw', outcomeUnknown, why: 'wait_exceeds_deadline', ambiguous };
   }
-  return { action: 'retry', delayMs };
+  return { action: 'retry', delayMs, ambiguous };
 }
