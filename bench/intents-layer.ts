@@ -64,7 +64,7 @@ const intentCall = (): IntentCall => ({
   response: { parse: (r: unknown) => r } as unknown as IntentCall['response'],
   options: { idempotencyKey: randomUUID() },
 });
-const keyed = () => runner.run(intentCall());
+const keyed = () => runner.once(intentCall());
 const floorOnce = keyMemoryFloor(maxIntents);
 const floor = () => floorOnce(intentCall(), send);
 

@@ -149,13 +149,13 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
           : makeAuth(accessToken, mint, emit, secrets);
     }
     this.#core = core;
-    this.orders = new Orders(this);
-    this.payments = new Payments(this);
-    this.refunds = new Refunds(this);
-    this.locations = new Locations(this);
-    this.launchTokens = new LaunchTokens(this);
-    this.webhookEndpoints = new WebhookEndpoints(this);
-    this.specs = new Specs(this);
+    this.orders = new Orders(core);
+    this.payments = new Payments(core);
+    this.refunds = new Refunds(core);
+    this.locations = new Locations(core);
+    this.launchTokens = new LaunchTokens(core);
+    this.webhookEndpoints = new WebhookEndpoints(core);
+    this.specs = new Specs(core);
   }
 
   /**
@@ -172,7 +172,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    * });
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
-    return this.#core.call(spec);
+    return this.#core.request(spec);
   }
 
   /**

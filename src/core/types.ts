@@ -38,6 +38,14 @@ export interface RequestOptions {
 }
 
 /**
+ * Whether a payment or refund with a lost answer is reconciled before the call answers.
+ *
+ * @example
+ * const client = new PaymentsClient({ reconcile: 'off' as ReconcileMode }); // 0.2.0's behaviour
+ */
+export type ReconcileMode = 'auto' | 'off';
+
+/**
  * How a request may be retried (name it in {@link RequestSpec} for a call through `client.request`):
  * - `safe`: reads and `void` (idempotent on the service): every retryable failure.
  * - `keyed`: order creation, which carries an `Idempotency-Key`: every retryable failure, same key.
@@ -94,7 +102,7 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
    * core hands it to the client's intent runner, which keeps `options.idempotencyKey` in the intent
    * store (never sent) and reconciles a lost answer. `body` is what the key's fingerprint covers,
    * and `response` parses a stored or adopted resource.
-   * @default undefined (sent as it is)
+   * @internal
    */
   intent?: IntentSpec | undefined;
   /** Whether to send the bearer token. Public endpoints pass false. @default true */

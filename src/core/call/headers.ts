@@ -1,7 +1,6 @@
 // A call's outgoing headers: the client's, the call's own over them, the content type, and the
 // `Idempotency-Key` of a call that sends one. The one place a call's key becomes a header: a
 // payment's or refund's key never reaches here (the intent runner keeps it, and sends without it).
-import { lowerCaseHeaders } from '../options/checks.js';
 import type { CoreSpec } from '../types.js';
 
 /** The headers of one call over `base` (Accept, User-Agent and the client's defaults, lower-case). */
@@ -21,4 +20,15 @@ export function callHeaders(base: Record<string, string>, spec: CoreSpec): Recor
     (spec.retry === 'keyed' ? crypto.randomUUID() : undefined);
   if (key !== undefined) headers['idempotency-key'] = key;
   return headers;
+}
+
+/** A copy of `headers` with lower-case names, so that a caller's header replaces the SDK's one. */
+export function lowerCaseHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string') continue;
+    out[name.toLowerCase()] = value;
+  }
+  return out;
 }

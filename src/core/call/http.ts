@@ -16,10 +16,9 @@ import type { RateLimiter } from '../limits/limiter.js';
 import { attemptLimit, decideRetry, type RetryDecision, throttleAfter } from '../limits/retry.js';
 import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
-import type { ReconcileMode } from '../options/checks.js';
 import type { IntentStore } from '../stores/intent-store.js';
 import type { Transport, TransportResponse } from '../transport/transport.js';
-import type { CoreSpec, RequestSpec, ResponseMeta, Settle } from '../types.js';
+import type { CoreSpec, ReconcileMode, RequestSpec, ResponseMeta, Settle } from '../types.js';
 import { APIPromise, responseMeta } from './api-promise.js';
 import {
   type AttemptContext,
@@ -33,6 +32,7 @@ import { bodyOf, CallState, callResult, endEvent, queryString, settled } from '.
 import { deadlineError, finishError, waitForToken } from './final-error.js';
 import { callHeaders } from './headers.js';
 import { type CallTracer, type Middleware, runMiddleware } from './middleware.js';
+import type { Requester } from './requester.js';
 
 /** What the core needs from the client. */
 export interface CoreConfig {
@@ -60,12 +60,12 @@ export interface CoreConfig {
 }
 
 /** Sends requests for one client (and the clients derived from it share its auth and transport). */
-export class HttpCore {
+export class HttpCore implements Requester {
   /** Set by the client after construction (minting a token goes through {@link exchange}). */
   auth: AuthStrategy | undefined;
   /**
    * Runs every call whose spec carries an intent exactly once per key; it sends, and reconciles a
-   * lost answer, through this core's own {@link call}.
+   * lost answer, through this core's own {@link request}.
    */
   readonly intents: IntentRunner;
   readonly #config: CoreConfig;
@@ -79,7 +79,7 @@ export class HttpCore {
     this.#exchangeContext = { events: undefined, log: config.log };
     const secrets = config.secrets;
     this.#redactHeaders = (headers) => secrets.headers(headers);
-    const send = <S extends z.ZodType>(spec: RequestSpec<S>) => this.call(spec);
+    const send = <S extends z.ZodType>(spec: RequestSpec<S>) => this.request(spec);
     this.intents = new IntentRunner({
       ...config.intents,
       ...intentReads(send),
@@ -95,8 +95,8 @@ export class HttpCore {
    * One API call: an id, the middleware, the attempts, one `end` event. A payment or refund
    * creation (a spec with an intent) goes to the intent runner, which sends it through here.
    */
-  call<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
-    if (spec.intent !== undefined) return this.intents.run(spec as RequestSpec as IntentCall);
+  request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
+    if (spec.intent !== undefined) return this.intents.once(spec as RequestSpec as IntentCall);
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
     const { events, middleware, trace } = this.#config;
@@ -105,7 +105,7 @@ export class HttpCore {
     // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
     // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
     if (!trace && middleware.length === 0 && !events.wants('end'))
-      return APIPromise.from(this.#run(spec, state, headers, meta, true, spec.settle), meta);
+      return APIPromise.from(this.#attempts(spec, state, headers, meta, true, spec.settle), meta);
     const data = this.#wrapped(spec, state, headers, meta);
     if (!events.wants('end')) return APIPromise.from(settled(data, spec.settle, meta), meta);
     // Two callbacks, not an async frame (a meter wants every `end`: its figure is measured).
@@ -126,7 +126,7 @@ export class HttpCore {
   exchange<S extends z.ZodType>(spec: CoreSpec<S>): Promise<z.infer<S>> {
     const headers = callHeaders(this.#config.headers, spec);
     const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
-    return this.#run(spec, state, headers, undefined, false);
+    return this.#attempts(spec, state, headers, undefined, false);
   }
 
   /**
@@ -140,12 +140,14 @@ export class HttpCore {
     meta: ResponseMeta,
   ): Promise<z.infer<S>> {
     const { middleware, trace } = this.#config;
-    if (!trace && middleware.length === 0) return this.#run(spec, state, headers, meta, true);
+    if (!trace && middleware.length === 0) return this.#attempts(spec, state, headers, meta, true);
     const inner = (): Promise<z.infer<S>> => {
-      if (middleware.length === 0) return this.#run(spec, state, headers, meta, true);
+      if (middleware.length === 0) return this.#attempts(spec, state, headers, meta, true);
       // Attempts send a copy: the token they add never shows in `call.headers`.
       const terminal = () =>
-        this.#run(spec, state, Object.assign({}, headers), meta, true).then((data) => callResult(data, meta));
+        this.#attempts(spec, state, Object.assign({}, headers), meta, true).then((data) =>
+          callResult(data, meta),
+        );
       return runMiddleware(middleware, state, terminal).then((result) => {
         meta.status = result.status;
         meta.requestId = result.requestId;
@@ -155,7 +157,7 @@ export class HttpCore {
     return trace ? (trace(state, meta, inner) as Promise<z.infer<S>>) : inner();
   }
 
-  async #run<S extends z.ZodType>(
+  async #attempts<S extends z.ZodType>(
     spec: CoreSpec<S>,
     state: CallState,
     headers: Record<string, string>,

@@ -1,9 +1,9 @@
 // What one call under an idempotency key starts from, and the options and ids the runner
 // derives from it (src/core/intents/runner.ts).
 import { textDigest } from '../../internal/key-hash.js';
-import { type ReconcileMode, reconcileMode } from '../options/checks.js';
+import { reconcileMode } from '../options/checks.js';
 import type { IntentRecord } from '../stores/intent-store.js';
-import type { IntentSpec, RequestOptions, RequestSpec } from '../types.js';
+import type { IntentSpec, ReconcileMode, RequestOptions, RequestSpec } from '../types.js';
 import { checkKey } from './failures.js';
 
 /**

@@ -6,10 +6,9 @@ import { restate } from '../call/final-error.js';
 import { CallError } from '../errors/call-error.js';
 import { IdempotencyConflictError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
-import type { ReconcileMode } from '../options/checks.js';
 import { type IntentBegin, type IntentRecord, type IntentStore, revise } from '../stores/intent-store.js';
 import { MemoryIntentStore } from '../stores/memory-intent-store.js';
-import type { RequestSpec, ResponseMeta, Settle } from '../types.js';
+import type { ReconcileMode, RequestSpec, ResponseMeta, Settle } from '../types.js';
 import { lostLease, storeFailure } from './failures.js';
 import { type Intent, type IntentCall, newIntent, resultIdOf, sendOptions } from './intent.js';
 import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
@@ -64,7 +63,7 @@ export class IntentRunner {
    * trip, so that the success path costs little beyond the request (the bench's intents figure).
    * Anything else, and a failed send, goes through {@link #run}.
    */
-  run<T>(call: IntentCall): APIPromise<T> {
+  once<T>(call: IntentCall): APIPromise<T> {
     let intent: Intent;
     try {
       intent = newIntent(call, this.cfg, `${this.#id}:${++this.#calls}`);
@@ -121,7 +120,7 @@ export class IntentRunner {
   }
 
   /**
-   * @param first The failure of a new key's first send, begun by {@link run}: the loop starts
+   * @param first The failure of a new key's first send, begun by {@link once}: the loop starts
    * from it.
    */
   async #run<T>(

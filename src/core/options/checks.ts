@@ -1,18 +1,12 @@
 // The checks of single client options (ConfigurationError naming the option): counts, durations,
 // headers, scopes, URLs, the reconcile mode, middleware, the intent store and the meter.
+
 import { isSecureUrl } from '../../schemas/common.js';
 import type { Middleware } from '../call/middleware.js';
 import { ConfigurationError } from '../errors/api-errors.js';
 import type { PaymentsMeter } from '../observe/metrics.js';
 import type { IntentStore } from '../stores/intent-store.js';
-
-/**
- * Whether a payment or refund with a lost answer is reconciled before the call answers.
- *
- * @example
- * const client = new PaymentsClient({ reconcile: 'off' as ReconcileMode }); // 0.2.0's behaviour
- */
-export type ReconcileMode = 'auto' | 'off';
+import type { ReconcileMode } from '../types.js';
 
 /** Checks a `reconcile` option (of the client or of one call). */
 export function reconcileMode(value: unknown, fallback: ReconcileMode): ReconcileMode {
@@ -59,17 +53,6 @@ export function normalizeScopes(scopes: readonly string[]): string[] {
     }
     return scope.startsWith('svc/') ? scope : `svc/${scope}`;
   });
-}
-
-/** A copy of `headers` with lower-case names, so that a caller's header replaces the SDK's one. */
-export function lowerCaseHeaders(headers: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string') continue;
-    out[name.toLowerCase()] = value;
-  }
-  return out;
 }
 
 export function nonEmpty(value: unknown): value is string {

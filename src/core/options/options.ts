@@ -1,7 +1,9 @@
 // The client's options: PaymentsClientOptions, the ResolvedOptions after defaults, and
 // `resolveOptions()`, which reads the environment and checks every option (ConfigurationError).
+
 import type { Dispatcher } from 'undici';
 import { DEFAULT_SCOPES, type Scope } from '../../schemas/common.js';
+import { lowerCaseHeaders } from '../call/headers.js';
 import type { Middleware } from '../call/middleware.js';
 import { ConfigurationError } from '../errors/api-errors.js';
 import {
@@ -16,22 +18,21 @@ import type { PaymentsTracer } from '../observe/tracing.js';
 import type { IntentStore } from '../stores/intent-store.js';
 import type { TokenStore } from '../stores/token-store.js';
 import { processEnv } from '../transport/runtime.js';
+import type { ReconcileMode } from '../types.js';
 import {
   checkMeter,
   checkUrl,
   count,
   duration,
   intentStoreOption,
-  lowerCaseHeaders,
   middlewareList,
   missing,
   nonEmpty,
   normalizeScopes,
-  type ReconcileMode,
   reconcileMode,
 } from './checks.js';
 
-export type { ReconcileMode } from './checks.js';
+export type { ReconcileMode };
 
 /**
  * A bearer token, or a function that returns one (called before each attempt).

@@ -1,8 +1,10 @@
 /** What a derived client (`client.withOptions()`) may change, and the check of its overrides. */
+
+import { lowerCaseHeaders } from '../call/headers.js';
 import { ConfigurationError } from '../errors/api-errors.js';
 import { resolveRateLimit } from '../limits/rate-limit.js';
 import { isLogLevel } from '../observe/logger.js';
-import { checkMeter, count, duration, lowerCaseHeaders, middlewareList, reconcileMode } from './checks.js';
+import { checkMeter, count, duration, middlewareList, reconcileMode } from './checks.js';
 import type { PaymentsClientOptions, ResolvedOptions } from './options.js';
 
 /**
