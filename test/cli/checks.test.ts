@@ -4,10 +4,15 @@
  * contract's shape checks, and flags over variables.
  */
 import { describe, expect, it } from 'vitest';
-import { checkUrls, checkWebhookSecret, judgeSkew, judgeVersion } from '../../src/cli/doctor/checks.js';
-import { parseCliArgs, type Setting, UsageError } from '../../src/cli/shared/args.js';
-import { duration, Scrubber } from '../../src/cli/shared/output.js';
-import { ORDER_CREATED, shapeProblems } from '../../src/cli/verify/contract.js';
+import { parseCliArgs, type Setting, UsageError } from '../../src/cli/partner/args.js';
+import {
+  checkUrls,
+  checkWebhookSecret,
+  judgeSkew,
+  judgeVersion,
+} from '../../src/cli/partner/doctor/checks.js';
+import { duration, Scrubber } from '../../src/cli/partner/output.js';
+import { ORDER_CREATED, shapeProblems } from '../../src/cli/partner/verify/contract.js';
 
 const set = (value: string | undefined, env = 'PAYMENTS_BASE_URL'): Setting => ({
   value,

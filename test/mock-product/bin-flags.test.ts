@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, UsageError } from '../../src/cli/args.js';
+import { parseCliArgs, UsageError } from '../../src/cli/mock/args.js';
 import { mintToken, read } from '../testing/helpers.js';
 import { startBin } from './bin.js';
 

@@ -1,8 +1,8 @@
 // The mock bin's command line: its usage text, the parsing of `serve` and `trigger` arguments,
 // and the UsageError a bad argument throws (exit code 2).
 import { parseArgs } from 'node:util';
-import { isLoopbackHost } from '../schemas/common.js';
-import { EVENT_KINDS, type KnownEventKind } from '../schemas/events.js';
+import { isLoopbackHost } from '../../schemas/common.js';
+import { EVENT_KINDS, type KnownEventKind } from '../../schemas/events.js';
 
 export const USAGE = `Usage:
   partner-payments-mock [--port 4010] [--host 127.0.0.1] [--no-auto] [--forward-to URL]

@@ -1,10 +1,10 @@
 // The `partner-payments` bin's dispatch: parses the command line, runs doctor or verify with their
 // output, and turns every error into one line and an exit code (2 usage, 3 could not start).
 import { VERSION } from '../../index.js';
-import { runDoctor } from '../doctor/run.js';
-import { type RunOptions, runVerify, VerifyAbort } from '../verify/run.js';
 import { parseCliArgs, USAGE, UsageError } from './args.js';
+import { runDoctor } from './doctor/run.js';
 import { type Io, Output, Scrubber } from './output.js';
+import { type RunOptions, runVerify, VerifyAbort } from './verify/run.js';
 
 /** Options that are not flags: the bin handles signals; tests poll faster. */
 export type MainOptions = RunOptions;
