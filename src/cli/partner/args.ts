@@ -1,9 +1,10 @@
-// The `partner-payments` bin's command line: the usage text, the parsing of `doctor` and `verify`
-// (node:util parseArgs), the connection settings from flags or the client's environment variables,
-// and the UsageError a bad argument throws (exit code 2).
-import { parseArgs } from 'node:util';
+// The `partner-payments` bin's command line: the usage text, the options tables of `doctor` and
+// `verify` (read by the bins' one parser, ../shared/args.ts, which throws the UsageError of a bad
+// argument), and the connection settings from flags or the client's environment variables.
+import { HELP_OPTION, parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
 
-export const USAGE = `Usage:
+/** The usage text of `partner-payments`, printed by `help`, `--help` and after a usage error. */
+export const PARTNER_USAGE = `Usage:
   partner-payments doctor [--scopes LIST] [--webhook-secret S] [--max-skew SECONDS] [--json]
   partner-payments verify [--read-only] [--webhooks URL] [--settle-wait SECONDS] [--json]
 
@@ -40,11 +41,6 @@ verify:
 Exit codes: 0 passed, 1 a check failed or a deviation was found, 2 usage error, 3 verify could not
 start (no token, no answer), 130 verify interrupted (after voiding what it charged). See docs/cli.md.
 `;
-
-/** A mistake in the command line: printed with the usage, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 /** Where a connection setting came from, so that a fix names the right place. */
 export type Source = 'flag' | 'env' | 'base URL' | 'unset';
@@ -105,31 +101,23 @@ const CONNECTION = {
   'auth-url': { type: 'string' },
   timeout: { type: 'string' },
   json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
+  ...HELP_OPTION,
 } as const;
 
-/** Parses the bin's arguments; a bad value throws {@link UsageError}. */
-export function parseCliArgs(argv: string[], env: Env): CliArgs {
+/** Parses the `partner-payments` bin's arguments; a bad value throws {@link UsageError}. */
+export function parsePartnerArgs(argv: string[], env: Env): CliArgs {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     return { command: 'help', topic: rest[0] };
   }
   if (command === '--version' || command === '-v') return { command: 'version' };
-  try {
-    if (command === 'doctor') return parseDoctor(rest, env);
-    if (command === 'verify') return parseVerify(rest, env);
-  } catch (error) {
-    // node:util's own errors (an unknown flag, a missing value) are usage errors too.
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-      throw new UsageError(error.message);
-    }
-    throw error;
-  }
+  if (command === 'doctor') return parseDoctor(rest, env);
+  if (command === 'verify') return parseVerify(rest, env);
   throw new UsageError(`unknown command ${command}: use doctor or verify`);
 }
 
 function parseDoctor(argv: string[], env: Env): DoctorArgs | { command: 'help'; topic: string } {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       ...CONNECTION,
@@ -156,7 +144,7 @@ function parseDoctor(argv: string[], env: Env): DoctorArgs | { command: 'help'; 
 }
 
 function parseVerify(argv: string[], env: Env): VerifyArgs | { command: 'help'; topic: string } {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       ...CONNECTION,
@@ -243,12 +231,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** The `--webhooks` URL: http(s) on this machine, since verify listens there itself. */
 function loopbackUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--webhooks must be a URL, got ${value}`);
-  }
+  const url = parseUrlFlag(value, '--webhooks');
   if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname) || url.port === '') {
     throw new UsageError(
       '--webhooks must be an http:// URL on this machine with a port (http://127.0.0.1:8123/webhooks): verify listens there',
