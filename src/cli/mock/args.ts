@@ -1,6 +1,6 @@
 // The mock bin's command line: its usage text and the options tables of `serve` and `trigger`,
 // read by the bins' one parser (../shared/args.ts), which throws the UsageError of a bad argument.
-import { isLoopbackHost } from '../../schemas/common.js';
+import { isLoopbackHost } from '../../internal/loopback.js';
 import { EVENT_KINDS, type KnownEventKind } from '../../schemas/events.js';
 import { HELP_OPTION, parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
 

@@ -1,6 +1,7 @@
 // The `partner-payments` bin's command line: the usage text, the options tables of `doctor` and
 // `verify` (read by the bins' one parser, ../shared/args.ts, which throws the UsageError of a bad
 // argument), and the connection settings from flags or the client's environment variables.
+import { isLoopbackHost } from '../../internal/loopback.js';
 import { HELP_OPTION, parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
 
 /** The usage text of `partner-payments`, printed by `help`, `--help` and after a usage error. */
@@ -217,16 +218,6 @@ function seconds(value: string | undefined, flag: string, fallback: number): num
     throw new UsageError(`${flag} must be a number of seconds, got ${value}`);
   }
   return n;
-}
-
-/** Whether a URL host is this machine: 127.0.0.0/8, ::1 or localhost (the SDK's own rule). */
-export function isLoopbackHost(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname === '[::1]' ||
-    hostname === '::1' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
 }
 
 /** The `--webhooks` URL: http(s) on this machine, since verify listens there itself. */
