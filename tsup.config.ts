@@ -56,7 +56,7 @@ export default defineConfig([
   },
   {
     // The two bins: the mock (partner-payments-mock) and the partner's CLI (partner-payments).
-    entry: { 'cli/mock': 'src/cli/mock.ts', 'cli/partner-payments': 'src/cli/partner-payments.ts' },
+    entry: { 'cli/mock': 'src/cli/mock/bin.ts', 'cli/partner-payments': 'src/cli/partner/bin.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'node20',

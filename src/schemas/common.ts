@@ -1,5 +1,6 @@
 // The values every schema shares, without zod (so that the main entry can import them): the open
-// union type, the scopes, the error codes, and the loopback and secure-URL checks.
+// union type, the scopes, the error codes, and the secure-URL check (over internal/loopback.ts).
+import { isLoopbackHost } from '../internal/loopback.js';
 import { UUID_MESSAGE, UUID_PATTERN } from '../internal/uuid.js';
 
 /**
@@ -12,13 +13,6 @@ import { UUID_MESSAGE, UUID_PATTERN } from '../internal/uuid.js';
 export type Open<T extends string> = T | (string & {});
 
 export { UUID_MESSAGE, UUID_PATTERN };
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** Whether a URL's host is a loopback address (127.0.0.0/8, ::1 or localhost). */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
 
 /** Whether a URL is acceptable as a secure endpoint: `https:`, or `http:` on a loopback host. */
 export function isSecureUrl(value: string): boolean {

@@ -4,10 +4,16 @@
  * contract's shape checks, and flags over variables.
  */
 import { describe, expect, it } from 'vitest';
-import { checkUrls, checkWebhookSecret, judgeSkew, judgeVersion } from '../../src/cli/doctor/checks.js';
-import { parseCliArgs, type Setting, UsageError } from '../../src/cli/shared/args.js';
-import { duration, Scrubber } from '../../src/cli/shared/output.js';
-import { ORDER_CREATED, shapeProblems } from '../../src/cli/verify/contract.js';
+import { parsePartnerArgs, type Setting } from '../../src/cli/partner/args.js';
+import {
+  checkUrls,
+  checkWebhookSecret,
+  judgeSkew,
+  judgeVersion,
+} from '../../src/cli/partner/doctor/checks.js';
+import { duration, Scrubber } from '../../src/cli/partner/output.js';
+import { ORDER_CREATED, shapeProblems } from '../../src/cli/partner/verify/contract.js';
+import { UsageError } from '../../src/cli/shared/args.js';
 
 const set = (value: string | undefined, env = 'PAYMENTS_BASE_URL'): Setting => ({
   value,
@@ -134,10 +140,10 @@ describe('the contract shape check', () => {
   });
 });
 
-describe('parseCliArgs', () => {
+describe('parsePartnerArgs', () => {
   const env = { PAYMENTS_CLIENT_ID: 'from-env', PAYMENTS_BASE_URL: 'https://api.example.com' };
   it('takes flags over variables, and the base URL for a missing auth URL, as the client does', () => {
-    const args = parseCliArgs(['doctor', '--client-id', 'from-flag'], env);
+    const args = parsePartnerArgs(['doctor', '--client-id', 'from-flag'], env);
     if (args.command !== 'doctor') throw new Error('not doctor');
     expect(args.connection.clientId).toMatchObject({ value: 'from-flag', source: 'flag' });
     expect(args.connection.authUrl).toMatchObject({ value: 'https://api.example.com', source: 'base URL' });
@@ -145,7 +151,7 @@ describe('parseCliArgs', () => {
     expect(args.maxSkewMs).toBe(5000);
   });
   it('reads the verify flags', () => {
-    const args = parseCliArgs(['verify', '--read-only', '--settle-wait', '30', '--no-rate-limit'], env);
+    const args = parsePartnerArgs(['verify', '--read-only', '--settle-wait', '30', '--no-rate-limit'], env);
     if (args.command !== 'verify') throw new Error('not verify');
     expect(args).toMatchObject({
       readOnly: true,
@@ -161,10 +167,12 @@ describe('parseCliArgs', () => {
     [['verify', '--location', 'not-a-uuid'], /--location must be a location id/],
     [['verify', '--webhooks', 'http://127.0.0.1/x'], /with a port/],
   ])('%j is a usage error', (argv, message) => {
-    expect(() => parseCliArgs(argv as string[], { ...env, PAYMENTS_WEBHOOK_SECRET: 'x' })).toThrow(
+    expect(() => parsePartnerArgs(argv as string[], { ...env, PAYMENTS_WEBHOOK_SECRET: 'x' })).toThrow(
       UsageError,
     );
-    expect(() => parseCliArgs(argv as string[], { ...env, PAYMENTS_WEBHOOK_SECRET: 'x' })).toThrow(message);
+    expect(() => parsePartnerArgs(argv as string[], { ...env, PAYMENTS_WEBHOOK_SECRET: 'x' })).toThrow(
+      message,
+    );
   });
 });
 

@@ -5,7 +5,7 @@
  * with captured output.
  */
 import { createServer } from 'node:net';
-import { main } from '../../src/cli/shared/main.js';
+import { main } from '../../src/cli/partner/main.js';
 import {
   createMockService,
   type MockService,

@@ -11,7 +11,7 @@ import { PaymentsClient } from '../../src/index.js';
 import { freePort, run, type Served, serveMock } from './helpers.js';
 
 /** The bin's entry, run with tsx as the built bin runs. */
-const BIN = fileURLToPath(new URL('../../src/cli/partner-payments.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../src/cli/partner/bin.ts', import.meta.url));
 
 // Whole verify runs (about 50 calls and a burst each) on a machine that may be busy.
 vi.setConfig({ testTimeout: 60_000 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, UsageError } from '../../src/cli/args.js';
+import { parseMockArgs } from '../../src/cli/mock/args.js';
+import { UsageError } from '../../src/cli/shared/args.js';
 import { mintToken, read } from '../testing/helpers.js';
 import { startBin } from './bin.js';
 
@@ -22,8 +23,8 @@ async function printed(text: string) {
 
 describe('partner-payments-mock flags', () => {
   it('parses --rate-limit, --max-orders and --no-specs, and refuses bad values (usage errors)', () => {
-    expect(parseCliArgs([])).toMatchObject({ rateLimit: 'high', maxOrders: 100_000, specs: true });
-    expect(parseCliArgs(['--rate-limit', 'off', '--max-orders', '5000', '--no-specs'])).toMatchObject({
+    expect(parseMockArgs([])).toMatchObject({ rateLimit: 'high', maxOrders: 100_000, specs: true });
+    expect(parseMockArgs(['--rate-limit', 'off', '--max-orders', '5000', '--no-specs'])).toMatchObject({
       rateLimit: 'off',
       maxOrders: 5000,
       specs: false,
@@ -35,7 +36,7 @@ describe('partner-payments-mock flags', () => {
       ['--max-orders', '1.5'],
       ['--max-orders', 'many'],
     ]) {
-      expect(() => parseCliArgs(argv), argv.join(' ')).toThrow(UsageError);
+      expect(() => parseMockArgs(argv), argv.join(' ')).toThrow(UsageError);
     }
   });
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { trigger } from '../../src/cli/trigger.js';
+import { trigger } from '../../src/cli/mock/trigger.js';
 import { EVENT_KINDS } from '../../src/schemas/events.js';
 import { verifyWebhook } from '../../src/webhooks/index.js';
 import { startReceiver } from '../testing/receiver.js';
@@ -16,7 +16,7 @@ afterEach(() => {
 
 /** Runs the bin from the sources; `until` resolves once stdout contains the text. */
 function bin(args: string[]) {
-  const child = spawn(tsx, ['src/cli/mock.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(tsx, ['src/cli/mock/bin.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';

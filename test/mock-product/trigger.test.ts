@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trigger } from '../../src/cli/trigger.js';
+import { trigger } from '../../src/cli/mock/trigger.js';
 import { EVENT_KINDS } from '../../src/schemas/events.js';
 import { useMock } from '../testing/helpers.js';
 

@@ -6,7 +6,7 @@ import { mintToken, read } from './helpers.js';
 const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
 
 function startBin(args: string[]) {
-  const child = spawn(tsx, ['src/cli/mock.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(tsx, ['src/cli/mock/bin.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {

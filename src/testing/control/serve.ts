@@ -1,6 +1,6 @@
 // The mock's control API and dashboard as one fetch-style handler for paths under `/_mock`: routing,
 // the loopback and same-origin guard, body parsing, and error answers.
-import { isLoopbackHost } from '../../schemas/common.js';
+import { isLoopbackHost } from '../../internal/loopback.js';
 import { renderDashboard } from '../dashboard/page.js';
 import type { Incoming } from '../engine/incoming.js';
 import { issuesToError } from '../engine/issues.js';

@@ -3,7 +3,7 @@
 // letters, replay, the log of the latest events, and forgetting an evicted order's deliveries.
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { isLoopbackHost } from '../../schemas/common.js';
+import { isLoopbackHost } from '../../internal/loopback.js';
 import { webhookSignatureHeader } from '../../webhooks/sign.js';
 import type { InternalClock } from '../clock.js';
 import type { MockState, WebhookEndpointRecord } from '../domain/state.js';

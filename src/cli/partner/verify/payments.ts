@@ -2,7 +2,7 @@
 // payment created, read and voided, the not-found answers, paying a voided order; with
 // --settle-wait, a second payment waited for until settled, then refunded; and the clean-up that
 // voids whatever verify charged and did not reverse.
-import { ResultTimeoutError } from '../../index.js';
+import { ResultTimeoutError } from '../../../index.js';
 import { PAYMENT, PAYMENT_CREATED, REFUND, REFUND_CREATED, VOID } from './contract.js';
 import { AMOUNT, testOrder } from './orders.js';
 import { type Answer, type Ctx, type Json, NIL } from './suite.js';

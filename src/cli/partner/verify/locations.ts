@@ -1,7 +1,7 @@
 // Verify's items of spec 4.8 and 4.9: the list with its page envelope and defaults, pagination,
 // search, one location with its get-one fields, an unknown location; and the location test orders
 // are created at (the first active one with the payments feature, or --location).
-import { describeError } from '../shared/sdk.js';
+import { describeError } from '../sdk.js';
 import { LOCATION, LOCATION_SUMMARY, PAGE, type Shape } from './contract.js';
 import { type Ctx, type Json, NIL } from './suite.js';
 

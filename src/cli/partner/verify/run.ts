@@ -2,10 +2,10 @@
 // items in order (auth, descriptions, locations, orders, payments, hosted checkout, launch links,
 // registration, webhooks, the rate limit), cleans up what it charged, and prints the summary.
 import { randomBytes } from 'node:crypto';
-import { type PaymentsClient, SCOPES, VERSION } from '../../index.js';
-import type { VerifyArgs } from '../shared/args.js';
-import type { Output } from '../shared/output.js';
-import { describeError, type MintResult, makeClient, mintScope, type Target } from '../shared/sdk.js';
+import { type PaymentsClient, SCOPES, VERSION } from '../../../index.js';
+import type { VerifyArgs } from '../args.js';
+import type { Output } from '../output.js';
+import { describeError, type MintResult, makeClient, mintScope, type Target } from '../sdk.js';
 import { authItems, describedItems, registrationItem } from './auth.js';
 import { burstItem } from './burst.js';
 import { locationItems } from './locations.js';

@@ -1,7 +1,7 @@
 // The bin's `--forward-to`: registers a webhook endpoint for a loopback URL on the mock, keeps it
 // across resets, and prints one line per delivery attempt.
-import { pinWebhookEndpoint } from '../testing/control/pins.js';
-import type { Delivery, MockService } from '../testing/index.js';
+import { pinWebhookEndpoint } from '../../testing/control/pins.js';
+import type { Delivery, MockService } from '../../testing/index.js';
 
 /** One line about a delivery attempt, for people watching the bin's output. */
 export function attemptLine(d: Delivery, index: number, nowMs: number): string {

@@ -1,10 +1,11 @@
-// The mock bin's command line: its usage text, the parsing of `serve` and `trigger` arguments,
-// and the UsageError a bad argument throws (exit code 2).
-import { parseArgs } from 'node:util';
-import { isLoopbackHost } from '../schemas/common.js';
-import { EVENT_KINDS, type KnownEventKind } from '../schemas/events.js';
+// The mock bin's command line: its usage text and the options tables of `serve` and `trigger`,
+// read by the bins' one parser (../shared/args.ts), which throws the UsageError of a bad argument.
+import { isLoopbackHost } from '../../internal/loopback.js';
+import { EVENT_KINDS, type KnownEventKind } from '../../schemas/events.js';
+import { HELP_OPTION, parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
 
-export const USAGE = `Usage:
+/** The usage text of `partner-payments-mock`, printed by `--help` and after a usage error. */
+export const MOCK_USAGE = `Usage:
   partner-payments-mock [--port 4010] [--host 127.0.0.1] [--no-auto] [--forward-to URL]
                         [--rate-limit off|low|standard|high] [--max-orders 100000] [--no-specs]
   partner-payments-mock trigger <event_kind> [--mock http://127.0.0.1:4010]
@@ -27,19 +28,9 @@ and prints its event id. Event kinds: ${EVENT_KINDS.join(', ')}.
   --mock        the running mock's base URL (default http://127.0.0.1:4010)
 `;
 
-/** A mistake in the command line: printed with the usage, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
 /** A loopback URL for webhook deliveries; anything else is refused, as the mock only calls this machine. */
 export function parseLoopbackUrl(value: string, flag: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${flag} must be a URL, got ${value}`);
-  }
+  const url = parseUrlFlag(value, flag);
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !isLoopbackHost(url.hostname)) {
     throw new UsageError(`${flag} must be an http(s) URL on this machine (127.0.0.1, ::1 or localhost)`);
   }
@@ -69,23 +60,16 @@ export interface TriggerArgs {
   help: boolean;
 }
 
-/** Parses the bin's arguments; a bad value throws {@link UsageError}. */
-export function parseCliArgs(argv: string[]): ServeArgs | TriggerArgs {
-  try {
-    return argv[0] === 'trigger' ? parseTrigger(argv.slice(1)) : parseServe(argv);
-  } catch (error) {
-    // node:util's own errors (an unknown flag, a missing value) are usage errors too.
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
-      throw new UsageError(error.message);
-    }
-    throw error;
-  }
+/** Parses the mock bin's arguments (`serve` unless the first is `trigger`); a bad value throws {@link UsageError}. */
+export function parseMockArgs(argv: string[]): ServeArgs | TriggerArgs {
+  return argv[0] === 'trigger' ? parseTrigger(argv.slice(1)) : parseServe(argv);
 }
 
 function parseServe(argv: string[]): ServeArgs {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
+      ...HELP_OPTION,
       port: { type: 'string', default: '4010' },
       host: { type: 'string', default: '127.0.0.1' },
       'no-auto': { type: 'boolean', default: false },
@@ -93,7 +77,6 @@ function parseServe(argv: string[]): ServeArgs {
       'rate-limit': { type: 'string', default: 'high' },
       'max-orders': { type: 'string', default: '100000' },
       'no-specs': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const port = Number(values.port);
@@ -126,12 +109,12 @@ function parseServe(argv: string[]): ServeArgs {
 }
 
 function parseTrigger(argv: string[]): TriggerArgs {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: argv,
     allowPositionals: true,
     options: {
+      ...HELP_OPTION,
       mock: { type: 'string', default: 'http://127.0.0.1:4010' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) return { command: 'trigger', eventKind: 'payment.approved', mockUrl: '', help: true };

@@ -3,8 +3,8 @@
 // page, and the launch endpoints' refusals. Every order it creates is small and carries an
 // external_reference starting `verify-`.
 import { randomUUID } from 'node:crypto';
-import type { PaymentsClient } from '../../index.js';
-import { ANY, makeClient } from '../shared/sdk.js';
+import type { PaymentsClient } from '../../../index.js';
+import { ANY, makeClient } from '../sdk.js';
 import { ORDER, ORDER_CREATED, ORDER_WITH_CHECKOUT } from './contract.js';
 import { type Answer, type Ctx, type Json, NIL } from './suite.js';
 

@@ -2,7 +2,7 @@
 // delivery as it arrived (raw body, headers), and the judgement of the deliveries of verify's own
 // payments: delivered at all, signed (6.4, checked with the SDK's verifyWebhook), and enveloped (6.3).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { verifyWebhook, WebhookVerificationError } from '../../webhooks/index.js';
+import { verifyWebhook, WebhookVerificationError } from '../../../webhooks/index.js';
 import { EVENT, shapeProblems } from './contract.js';
 import type { Ctx, Json } from './suite.js';
 

@@ -1,7 +1,7 @@
 // The fetch verify gives the SDK's client: it sends nothing of its own, it keeps a copy of every
 // answer the client got (status, headers, body), so that a check can judge the exact answer (a
 // missing field, an error envelope the SDK reads leniently), and registers the secrets it sees.
-import type { Scrubber } from '../shared/output.js';
+import type { Scrubber } from '../output.js';
 
 /** One request of the client and the answer it got, as it was on the wire. */
 export interface Exchange {

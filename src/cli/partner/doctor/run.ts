@@ -1,9 +1,9 @@
 // `partner-payments doctor`: runs the checks in order (URLs, token endpoint, credentials, scopes,
 // API, version, clock, webhook secret), prints one line each with the fix, and answers the exit code.
-import { APIError, type PaymentsClient, SCOPES, VERSION } from '../../index.js';
-import type { DoctorArgs } from '../shared/args.js';
-import { type Output, pad } from '../shared/output.js';
-import { type MintResult, makeClient, mintScope, type Target } from '../shared/sdk.js';
+import { APIError, type PaymentsClient, SCOPES, VERSION } from '../../../index.js';
+import type { DoctorArgs } from '../args.js';
+import { type Output, pad } from '../output.js';
+import { type MintResult, makeClient, mintScope, type Target } from '../sdk.js';
 import { type Check, checkUrls, checkWebhookSecret, judgeSkew, judgeVersion } from './checks.js';
 import {
   type DescriptionAnswer,

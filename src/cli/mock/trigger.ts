@@ -1,7 +1,7 @@
 // The bin's `trigger` command: makes a running mock emit one event of a given kind, through its API
 // and control API only, and returns the event id.
-import type { KnownEventKind } from '../schemas/events.js';
-import { createMockService } from '../testing/index.js';
+import type { KnownEventKind } from '../../schemas/events.js';
+import { createMockService } from '../../testing/index.js';
 
 /** A trigger step that failed: printed as one line, exit code 1. */
 export class TriggerError extends Error {

@@ -1,6 +1,6 @@
 // The bin's default command: runs the mock on a loopback HTTP server until SIGINT/SIGTERM, printing
 // its URLs, credentials and fixture ids; CliError for the failures it explains in one line.
-import { createMockService, type MockServer } from '../testing/index.js';
+import { createMockService, type MockServer } from '../../testing/index.js';
 import type { ServeArgs } from './args.js';
 import { forwardWebhooks } from './forward.js';
 

@@ -1,10 +1,10 @@
 // The doctor's judgements of what the service answered through the SDK: the token endpoint, the
 // credentials, the scopes (one token request each) and the API (its description and a read with
 // the client's token).
-import { APIConnectionError, APIError, InvalidResponseError, type PaymentsClient } from '../../index.js';
-import type { Connection } from '../shared/args.js';
-import { duration } from '../shared/output.js';
-import { causeCode, describeError, type MintResult } from '../shared/sdk.js';
+import { APIConnectionError, APIError, InvalidResponseError, type PaymentsClient } from '../../../index.js';
+import type { Connection } from '../args.js';
+import { duration } from '../output.js';
+import { causeCode, describeError, type MintResult } from '../sdk.js';
 import type { Check } from './checks.js';
 
 /** Codes an OAuth token endpoint answers with (RFC 6749 5.2, spec 5.9): proof that one answered. */

@@ -1,8 +1,9 @@
 // The pure judgements of `partner-payments doctor`: the URLs, the served API version against the
 // SDK's, the clock skew from a Date header, and the webhook secret's form. Each returns a Check
 // with its verdict, a one-line message and the fix; nothing here sends a request.
-import { isLoopbackHost, type Setting } from '../shared/args.js';
-import { duration } from '../shared/output.js';
+import { isLoopbackHost } from '../../../internal/loopback.js';
+import type { Setting } from '../args.js';
+import { duration } from '../output.js';
 
 export type CheckVerdict = 'ok' | 'warn' | 'fail' | 'skip';
 

@@ -2,8 +2,8 @@
 // provoke: wrong secret, unknown scope, no token, a malformed token, a token without the scope) and
 // of 4.10 (the two descriptions, without authentication).
 import { randomBytes } from 'node:crypto';
-import { PaymentsClient } from '../../index.js';
-import { ANY, makeClient } from '../shared/sdk.js';
+import { PaymentsClient } from '../../../index.js';
+import { ANY, makeClient } from '../sdk.js';
 import { shapeProblems, TOKEN } from './contract.js';
 import { type Ctx, type Json, NIL } from './suite.js';
 

@@ -1,10 +1,10 @@
 // Verify's items and how an answer is judged: a call through the SDK's client, the exchange the
 // recorder kept for it, and the expectation (status, error code and envelope, fields); each item
 // is printed as one line (ok, deviation or skipped, with its spec section).
-import { InvalidResponseError, type PaymentsClient } from '../../index.js';
-import type { VerifyArgs } from '../shared/args.js';
-import { type Output, pad } from '../shared/output.js';
-import { describeError, type Target } from '../shared/sdk.js';
+import { InvalidResponseError, type PaymentsClient } from '../../../index.js';
+import type { VerifyArgs } from '../args.js';
+import { type Output, pad } from '../output.js';
+import { describeError, type Target } from '../sdk.js';
 import { ERROR, type Shape, shapeProblems } from './contract.js';
 import type { Exchange, Recorder } from './recorder.js';
 
