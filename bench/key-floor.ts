@@ -1,6 +1,7 @@
 // The floor of the intents figures: the least a client must do to remember its idempotency keys in
 // memory around a create call, on the SDK's own call path but without its intent layer.
-import type { APIPromise, IntentCall, PaymentsClient, Requester } from '../src/index.js';
+import type { IntentCall, Requester } from '../src/core/call/types.js';
+import type { APIPromise, PaymentsClient } from '../src/index.js';
 
 /**
  * An `exactlyOnce` hook (the one the client's intent runner fills) that only remembers: the call's

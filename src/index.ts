@@ -10,13 +10,10 @@ export type { Call, CallResult, CallRetry, Middleware } from './core/call/middle
 export type { Page } from './core/call/pagination.js';
 export { PagePromise } from './core/call/pagination.js';
 export type {
-  IntentCall,
   Reconciliation,
-  Requester,
   RequestOptions,
   RequestSpec,
   RetryMode,
-  Settle,
 } from './core/call/types.js';
 export * from './core/errors/api-errors.js';
 export type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
