@@ -65,7 +65,8 @@ function configFor(root, entry) {
       overrideTsconfig: {
         compilerOptions: {
           target: 'ES2022',
-          lib: ['ES2023', 'DOM'],
+          // No DOM: @types/node has the fetch globals, and DOM's global `Location` would rename ours.
+          lib: ['ES2023'],
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
           types: ['node'],
