@@ -1,6 +1,7 @@
 // The floor of the intents figures: the least a client must do to remember its idempotency keys in
 // memory around a create call, on the SDK's own call path but without its intent layer.
-import type { APIPromise, PaymentsClient, Requester, RequestSpec } from '../src/index.js';
+import type { Requester } from '../src/core/call/requester.js';
+import type { APIPromise, PaymentsClient, RequestSpec } from '../src/index.js';
 
 /** An intent layer over the core's send: what the core hands a spec with an intent to. */
 export type KeyLayer = (

@@ -9,7 +9,6 @@ export { APIPromise } from './core/call/api-promise.js';
 export type { Call, CallResult, CallRetry, Middleware } from './core/call/middleware.js';
 export type { Page } from './core/call/pagination.js';
 export { PagePromise } from './core/call/pagination.js';
-export type { Requester } from './core/call/requester.js';
 export * from './core/errors/api-errors.js';
 export type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
 export type {

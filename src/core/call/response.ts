@@ -4,7 +4,8 @@
 import type { z } from 'zod';
 import { issueLine } from '../../internal/issues.js';
 import { requestIdOf } from '../../internal/request-id.js';
-import { type APIError, InvalidResponseError, makeAPIError } from '../errors/api-errors.js';
+import { type APIError, InvalidResponseError } from '../errors/api-errors.js';
+import { makeAPIError } from '../errors/make-api-error.js';
 import { honoursRetryAfter, parseRetryAfter } from '../limits/retry.js';
 import type { TransportResponse } from '../transport/transport.js';
 

@@ -1,7 +1,8 @@
 // The errors of calls to the service: ConfigurationError, APIError and one subclass per status, the
-// connection, timeout, abort and invalid-response errors, and makeAPIError (status to class).
+// connection, timeout, abort and invalid-response errors. Every export here is public (the main entry
+// re-exports this file whole); makeAPIError, the core's factory from a response to its class, is in
+// make-api-error.ts.
 import { safeHeaders } from '../../internal/redact.js';
-import { requestIdOf } from '../../internal/request-id.js';
 import type { ErrorCode } from '../../schemas/common.js';
 import { PaymentsError } from './base-error.js';
 import { CallError } from './call-error.js';
@@ -229,47 +230,4 @@ export class InvalidResponseError extends CallError {
     this.status = init.status;
     this.requestId = init.requestId;
   }
-}
-
-const BY_STATUS: Record<number, typeof APIError> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  409: ConflictError,
-  410: GoneError,
-  413: PayloadTooLargeError,
-  422: UnprocessableEntityError,
-  429: RateLimitError,
-};
-
-/**
- * The one factory from an error response to its class. `body` is whatever arrived: the service's
- * `{error, message, request_id}` envelope, another JSON value, or text (an HTML page from a proxy).
- *
- * @example
- * const err = makeAPIError(409, { error: 'order_already_paid', message: 'Paid', request_id: 'req_1' }, {});
- * err instanceof ConflictError; // true
- */
-export function makeAPIError(
-  status: number,
-  body: unknown,
-  headers: Record<string, string>,
-  retryAfterMs?: number,
-): APIError {
-  const envelope = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const code = typeof envelope.error === 'string' ? envelope.error : undefined;
-  const requestId = requestIdOf(body, headers);
-  let message: string;
-  if (typeof envelope.message === 'string') message = envelope.message;
-  else if (typeof body === 'string' && body.trim() && !/^\s*</.test(body))
-    message = body.trim().slice(0, 200);
-  else message = defaultMessage(status);
-  const Class = BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
-  return new Class({ status, code, message, requestId, headers, retryAfterMs });
-}
-
-function defaultMessage(status: number): string {
-  if (status >= 500) return 'The service failed to answer (no error body)';
-  return `Request failed with status ${status}`;
 }
