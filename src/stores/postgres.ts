@@ -1,8 +1,8 @@
 // `postgresStores()`: the fleet token store and the webhook de-duplication store (with
 // `processOnce`, exactly once in your own transaction) on the partner's node-postgres pool.
+import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore } from '../core/stores/dedupe-store.js';
 import type { IntentStore } from '../core/stores/intent-store.js';
 import type { TokenStore } from '../core/stores/token-store.js';
-import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore } from '../webhooks/dedupe.js';
 import { INTENTS_DDL, postgresIntentStore } from './postgres-intents.js';
 
 /**

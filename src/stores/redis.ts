@@ -1,9 +1,10 @@
 // `redisStores()`: the fleet token store, rate-limit store and webhook de-duplication store on the
 // partner's own Redis client (node-redis 4+ or ioredis 5+, duck-typed).
-import { type BucketLimit, leaseWindowMs, type RateLimitStore } from '../core/limits/rate-limit.js';
+import type { DedupeStore } from '../core/stores/dedupe-store.js';
 import type { IntentStore } from '../core/stores/intent-store.js';
+import type { RateLimitStore } from '../core/stores/rate-limit-store.js';
+import { type BucketLimit, leaseWindowMs } from '../core/stores/token-bucket.js';
 import type { StoredToken, TokenStore } from '../core/stores/token-store.js';
-import type { DedupeStore } from '../webhooks/dedupe.js';
 import { redisIntentStore } from './redis-intents.js';
 import { BUCKET, REPLACE_TOKEN, UNLOCK } from './redis-scripts.js';
 

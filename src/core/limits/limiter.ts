@@ -7,16 +7,15 @@
 import { sleep } from '../../internal/sleep.js';
 import { RateLimitError } from '../errors/api-errors.js';
 import type { LogFn } from '../observe/logger.js';
+import type { RateLimitLease, RateLimitStore } from '../stores/rate-limit-store.js';
 import { StoreGuard } from '../stores/store-guard.js';
 import {
   type BucketLimit,
   type BucketState,
   leaseWindowMs,
   pauseBucket,
-  type RateLimitLease,
-  type RateLimitStore,
   takeSlot,
-} from './rate-limit.js';
+} from '../stores/token-bucket.js';
 
 /**
  * Slots taken from a shared bucket and not yet spent. They lapse after one lease window
