@@ -1,6 +1,11 @@
 // The intent store on Redis (`redisStores(...).intentStore`): one hash per idempotency key, leases
 // and result uniqueness kept by two scripts on Redis's own clock, refunds seen in webhook events.
-import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from '../core/stores/intent-store.js';
+import type {
+  IntentBegin,
+  IntentRecord,
+  IntentStore,
+  RefundSighting,
+} from '../../core/stores/intent-store.js';
 
 type Send = (args: (string | number)[]) => Promise<unknown>;
 
@@ -77,7 +82,7 @@ function scriptRunner(send: Send, source: string) {
   };
 }
 
-/** The intent store over a Redis connection's `send` (see redis.ts). */
+/** The intent store over a Redis connection's `send` (see index.ts). */
 export function redisIntentStore(send: Send): IntentStore {
   const begin = scriptRunner(send, BEGIN);
   const put = scriptRunner(send, PUT);

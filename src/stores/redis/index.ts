@@ -1,12 +1,12 @@
 // `redisStores()`: the fleet token store, rate-limit store and webhook de-duplication store on the
 // partner's own Redis client (node-redis 4+ or ioredis 5+, duck-typed).
-import type { DedupeStore } from '../core/stores/dedupe-store.js';
-import type { IntentStore } from '../core/stores/intent-store.js';
-import type { RateLimitStore } from '../core/stores/rate-limit-store.js';
-import { type BucketLimit, leaseWindowMs } from '../core/stores/token-bucket.js';
-import type { StoredToken, TokenStore } from '../core/stores/token-store.js';
-import { redisIntentStore } from './redis-intents.js';
-import { BUCKET, REPLACE_TOKEN, UNLOCK } from './redis-scripts.js';
+import type { DedupeStore } from '../../core/stores/dedupe-store.js';
+import type { IntentStore } from '../../core/stores/intent-store.js';
+import type { RateLimitStore } from '../../core/stores/rate-limit-store.js';
+import { type BucketLimit, leaseWindowMs } from '../../core/stores/token-bucket.js';
+import type { StoredToken, TokenStore } from '../../core/stores/token-store.js';
+import { redisIntentStore } from './intents.js';
+import { BUCKET, REPLACE_TOKEN, UNLOCK } from './scripts.js';
 
 /**
  * A Redis client the stores accept: ioredis 5+ (`call(command, ...args)`) or node-redis 4+

@@ -1,9 +1,9 @@
 // `postgresStores()`: the fleet token store and the webhook de-duplication store (with
 // `processOnce`, exactly once in your own transaction) on the partner's node-postgres pool.
-import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore } from '../core/stores/dedupe-store.js';
-import type { IntentStore } from '../core/stores/intent-store.js';
-import type { TokenStore } from '../core/stores/token-store.js';
-import { INTENTS_DDL, postgresIntentStore } from './postgres-intents.js';
+import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore } from '../../core/stores/dedupe-store.js';
+import type { IntentStore } from '../../core/stores/intent-store.js';
+import type { TokenStore } from '../../core/stores/token-store.js';
+import { INTENTS_DDL, postgresIntentStore } from './intents.js';
 
 /**
  * A client that runs parameterised queries: a node-postgres `PoolClient`, or anything alike.
