@@ -6,8 +6,7 @@ import type {
   IntentStore,
   RefundSighting,
 } from '../../core/stores/intent-store.js';
-
-type Query = (text: string, values: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+import type { Query } from './pool.js';
 
 /** The intent tables, part of POSTGRES_DDL. */
 export const INTENTS_DDL = `CREATE TABLE IF NOT EXISTS partner_payments_intents (
