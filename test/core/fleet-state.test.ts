@@ -1,12 +1,8 @@
 // The fleet pieces in one process: the bucket arithmetic, a token shared through a store, the
 // rate limiter's deadline and 429 feedback, and what happens when a store fails.
 import { describe, expect, it } from 'vitest';
-import {
-  type BucketLimit,
-  pauseBucket,
-  resolveRateLimit,
-  takeSlot,
-} from '../../src/core/limits/rate-limit.js';
+import { resolveRateLimit } from '../../src/core/limits/rate-limit.js';
+import { type BucketLimit, pauseBucket, takeSlot } from '../../src/core/stores/token-bucket.js';
 import { tokenStoreKey } from '../../src/core/stores/token-store.js';
 import {
   APIConnectionTimeoutError,

@@ -262,7 +262,7 @@ export class HttpCore implements Requester {
           throw error;
         }
         announceRetry(ctx, spec, state, failure, error, next.delayMs);
-        await sleep(next.delayMs, signal);
+        await sleep(next.delayMs, signal, APIUserAbortError);
         retriesDone++;
       }
     } catch (error) {

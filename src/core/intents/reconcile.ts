@@ -1,6 +1,7 @@
 // Reconciliation: after a payment or refund's answer was lost, what the service's own records say
 // happened to it (landed, not landed, unknown), by the rules of match.ts and docs/idempotency.md.
 import { sleep } from '../../internal/sleep.js';
+import { APIUserAbortError } from '../errors/api-errors.js';
 import { RETRYABLE_STATUSES } from '../limits/retry.js';
 import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
@@ -145,7 +146,7 @@ async function reconcilePayment(
           : `no payment of ${record.amountCents} cents on order ${record.orderId} yet, but the service may still be processing the request (settleMs ${io.settleMs})`;
       return { outcome: 'unknown', candidates: ids, facts };
     }
-    await sleep(wait, signal);
+    await sleep(wait, signal, APIUserAbortError);
   }
 }
 
@@ -177,7 +178,7 @@ async function readOrder(
         'debug',
         `reading order ${orderId} to reconcile failed (${String(error)}); again in ${wait} ms`,
       );
-      await sleep(wait, signal);
+      await sleep(wait, signal, APIUserAbortError);
     }
   }
 }

@@ -3,6 +3,7 @@
 import { sleep } from '../../internal/sleep.js';
 import { APIPromise, metaOf, responseMeta } from '../call/api-promise.js';
 import { restate } from '../call/final-error.js';
+import { APIUserAbortError } from '../errors/api-errors.js';
 import { CallError } from '../errors/call-error.js';
 import { IdempotencyConflictError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
@@ -242,7 +243,7 @@ export class IntentRunner {
         error.idempotencyKey = draft.key;
         throw error;
       }
-      await sleep(wait, signal);
+      await sleep(wait, signal, APIUserAbortError);
     }
   }
 
