@@ -175,6 +175,9 @@ it(
     // Measured from a full intent store (its cap, 150, reached in the warm-up), so that what it keeps
     // by design is not growth (docs/reliability.md, the heap check).
     expect(run.heap.intents.baseline).toBeGreaterThanOrEqual(0.8 * run.options.maxIntents);
+    // A bound, not a figure: 0.72 to 0.90 MB measured (docs/reliability.md), so 5 MB leaves a busy
+    // machine's GC five times the room, while a leak of 2 KB per call (a kept listener, response or
+    // error) over these 3,000 calls still fails it. The figure itself is the bench's (memory section).
     expect(run.heap.growthBytes).toBeLessThan(5 * 1_048_576);
 
     // Issue 23: payments and refunds under keys. Over 1,000 payment calls, for the 1 in 1,000.
