@@ -3,9 +3,11 @@
  * @module partner-payments
  */
 // The package's main entry: re-exports only.
+export type { ChargeParams, ChargeResult } from './charge.js';
 export { PaymentsClient } from './client.js';
 export type { APIResponse } from './core/call/api-promise.js';
 export { APIPromise } from './core/call/api-promise.js';
+export { ORDER_KEY_NAMESPACE } from './core/call/headers.js';
 export type { Call, CallResult, CallRetry, Middleware } from './core/call/middleware.js';
 export type { Page } from './core/call/pagination.js';
 export { PagePromise } from './core/call/pagination.js';
