@@ -52,7 +52,9 @@ export interface ChargeParams {
  * const { order, payment }: ChargeResult = await client.charge(params);
  */
 export interface ChargeResult {
+  /** The order created under the key (or, on a rerun the store knows, read from the service). */
   order: OrderCreated;
+  /** The payment made under the key: `pending`, or its result with `awaitResult`. */
   payment: Payment;
 }
 

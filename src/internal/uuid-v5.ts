@@ -52,7 +52,8 @@ function sha1(bytes: Uint8Array): Uint8Array {
   }
   const out = new Uint8Array(20);
   const view = new DataView(out.buffer);
-  [h0, h1, h2, h3, h4].forEach((h, i) => view.setUint32(i * 4, h >>> 0));
+  const words20 = [h0, h1, h2, h3, h4];
+  for (let i = 0; i < 5; i++) view.setUint32(i * 4, words20[i]! >>> 0);
   return out;
 }
 
