@@ -1,20 +1,21 @@
-// Create an order, charge it, and wait for the processor's answer.
+// Create an order and charge it under one key of yours, then wait for the processor's answer.
 // Run: npx tsx examples/charge-and-await.ts
 import { dollars, type ExampleContext, runIfMain } from './support.js';
 
 export async function chargeAndAwait({ client, locationId, pollIntervalMs, log }: ExampleContext) {
-  const order = await client.orders.create({
-    location_id: locationId,
-    total_cents: 4_250,
-    description: 'Oil change',
-    external_reference: 'INV-2001',
+  // One key for the order and its payment: your invoice's id. Rerun this after any failure and the
+  // card is charged once (docs/idempotency.md, "One key for the whole charge").
+  const invoice = `INV-${Date.now()}`;
+  const { order, payment } = await client.charge({
+    idempotencyKey: `invoice-${invoice}`,
+    order: {
+      location_id: locationId,
+      total_cents: 4_250,
+      description: 'Oil change',
+      external_reference: invoice,
+    },
   });
   log(`order ${order.order_id}: ${order.status}, ${dollars(order.total_cents)}`);
-
-  const payment = await client.payments.create(order.order_id, {
-    method: 'card',
-    amount_cents: order.total_cents,
-  });
   log(`payment ${payment.payment_id}: ${payment.status}`);
 
   const result = await client.awaitPaymentResult(order.order_id, payment.payment_id, {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chargeAndAwait } from '../../examples/charge-and-await.js';
+import { checkout } from '../../examples/checkout.js';
 import { hostedCheckout } from '../../examples/hosted-checkout.js';
 import { launchLink } from '../../examples/launch-link.js';
 import { listLocations } from '../../examples/list-locations.js';
@@ -33,6 +34,13 @@ describe('examples run against the embedded mock', () => {
     expect(['approved', 'settled']).toContain(payment.status);
     expect(order.status).toBe('paid');
     expect(lines.some((l) => /poll \d+: pending/.test(l))).toBe(true);
+  });
+
+  it('checkout: a handler run three times for one cart answers one order and one payment', async () => {
+    const { answers, order } = await checkout(await context());
+    expect(new Set(answers.map((a) => a.orderId)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.paymentId)).size).toBe(1);
+    expect(order.payments.map((p) => p.payment_id)).toEqual([answers[0]!.paymentId]);
   });
 
   it('list-locations: iterates every seeded location across pages', async () => {
