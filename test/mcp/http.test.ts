@@ -89,7 +89,7 @@ it('serves the tools over Streamable HTTP at /mcp', async () => {
 
 it('refuses a foreign Host or Origin with 403 before any tool runs', async () => {
   const host = `127.0.0.1:${port}`;
-  const cases = [
+  const cases: Record<string, string>[] = [
     { host: `evil.example:${port}` },
     { host: 'attacker.example' },
     { host: '127.0.0.1:1' },
@@ -105,7 +105,11 @@ it('refuses a foreign Host or Origin with 403 before any tool runs', async () =>
   }
   expect(served.log.slice(before)).toEqual([]);
   // Positive control: the same call from this machine (its own Host, its own or no Origin) runs.
-  for (const headers of [{ host }, { host: `localhost:${port}`, origin: `http://localhost:${port}` }]) {
+  const own: Record<string, string>[] = [
+    { host },
+    { host: `localhost:${port}`, origin: `http://localhost:${port}` },
+  ];
+  for (const headers of own) {
     const answer = await post(headers);
     expect(answer.status, `${JSON.stringify(headers)} ${answer.text}`).toBe(200);
   }
