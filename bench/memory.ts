@@ -1,7 +1,9 @@
 /**
  * Memory: the heap of one client over 100,000 requests, sampled after a full GC every 10,000.
- * A leak per request (a listener, a timer, a cached promise) shows as a steady climb.
+ * A leak per request (a listener, a timer, a cached promise) shows as a steady climb. Also the heap
+ * the default intent store takes per kept key (test/intents/footprint.test.ts keeps a looser bound).
  */
+import { heapPerKeptIntent } from '../test/intents/kept-heap.mjs';
 import { sdk } from './sdk.js';
 import { ORDER_ID, startBenchServer } from './server.js';
 import { throughput } from './stats.js';
@@ -12,6 +14,8 @@ export interface MemoryResult {
   requests: number;
   /** Last sample minus the first. */
   growthMb: number;
+  /** Heap bytes per intent the default MemoryIntentStore keeps (its payment included). */
+  bytesPerKeptIntent: number;
 }
 
 function heapAfterGc(): number {
@@ -33,7 +37,13 @@ export async function benchMemory(total: number, samples = 10): Promise<MemoryRe
       await throughput(() => client.orders.get(ORDER_ID), block, 64);
       samplesMb.push(heapAfterGc());
     }
-    return { samplesMb, requests: block * samples, growthMb: samplesMb.at(-1)! - samplesMb[0]! };
+    const { perIntent } = await heapPerKeptIntent(sdk as Parameters<typeof heapPerKeptIntent>[0]);
+    return {
+      samplesMb,
+      requests: block * samples,
+      growthMb: samplesMb.at(-1)! - samplesMb[0]!,
+      bytesPerKeptIntent: perIntent,
+    };
   } finally {
     server.stop();
   }

@@ -2,6 +2,7 @@
 // call core, and holds the resources, `withOptions()` and the await-result helpers.
 import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
+import { type ChargeParams, type ChargeResult, charge } from './charge.js';
 import { SharedTokenAuth } from './core/auth/shared-auth.js';
 import { type AuthStrategy, clientCredentialsGrant, makeAuth } from './core/auth/strategies.js';
 import type { APIPromise } from './core/call/api-promise.js';
@@ -23,7 +24,7 @@ import { tokenStoreKey } from './core/stores/token-store.js';
 import { defaultTransport } from './core/transport/default-transport.js';
 import { userAgent } from './core/transport/runtime.js';
 import type { Transport } from './core/transport/transport.js';
-import type { RequestSpec } from './core/types.js';
+import type { RequestOptions, RequestSpec } from './core/types.js';
 import { SecretRegistry } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
 import { LaunchTokens } from './resources/launch-tokens.js';
@@ -173,6 +174,28 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
     return this.#core.request(spec);
+  }
+
+  /**
+   * Creates an order and pays it under one key of yours (api.md 19): the same key again, from any
+   * client sharing the intent store, returns the same order and payment and creates neither again
+   * (a retried checkout charges once); the same key with other params throws
+   * `IdempotencyConflictError` before the payment is sent. `opts.deadlineMs` covers both steps,
+   * reconciliation included. See docs/idempotency.md.
+   *
+   * @example
+   * const { order, payment } = await client.charge({
+   *   idempotencyKey: `checkout-${cart.id}`,
+   *   order: { location_id: locationId, total_cents: cart.totalCents, external_reference: cart.id },
+   * });
+   */
+  charge(params: ChargeParams, opts?: RequestOptions): Promise<ChargeResult> {
+    return charge(
+      this,
+      { store: this.#core.intents.store, deadlineMs: this.#options.deadlineMs },
+      params,
+      opts,
+    );
   }
 
   /**

@@ -3,23 +3,18 @@
  * @module partner-payments
  */
 // The package's main entry: re-exports only.
+export type { ChargeParams, ChargeResult } from './charge.js';
 export { PaymentsClient } from './client.js';
 export type { APIResponse } from './core/call/api-promise.js';
 export { APIPromise } from './core/call/api-promise.js';
+export { ORDER_KEY_NAMESPACE } from './core/call/headers.js';
 export type { Call, CallResult, CallRetry, Middleware } from './core/call/middleware.js';
 export type { Page } from './core/call/pagination.js';
 export { PagePromise } from './core/call/pagination.js';
 export * from './core/errors/api-errors.js';
 export type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
-export type {
-  BucketLimit,
-  RateLimit,
-  RateLimitLease,
-  RateLimitOptions,
-  RateLimitStore,
-  RateTier,
-} from './core/limits/rate-limit.js';
-export { MemoryRateLimitStore, RATE_TIERS } from './core/limits/rate-limit.js';
+export type { RateLimitOptions, RateTier } from './core/limits/rate-limit.js';
+export { RATE_TIERS } from './core/limits/rate-limit.js';
 export type {
   EndEvent,
   PaymentsClientEvents,
@@ -47,6 +42,9 @@ export type { AccessTokenSource, PaymentsClientOptions, ReconcileMode } from './
 export type { ClientOverrides } from './core/options/overrides.js';
 export type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './core/stores/intent-store.js';
 export { MemoryIntentStore } from './core/stores/memory-intent-store.js';
+export type { RateLimitLease, RateLimitStore } from './core/stores/rate-limit-store.js';
+export { MemoryRateLimitStore } from './core/stores/rate-limit-store.js';
+export type { BucketLimit, RateLimit } from './core/stores/token-bucket.js';
 export type { StoredToken, TokenStore } from './core/stores/token-store.js';
 export { MemoryTokenStore } from './core/stores/token-store.js';
 export type {

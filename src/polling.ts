@@ -213,7 +213,7 @@ async function pollUntil<T extends { status: string }>(
     const nextPollInMs = remaining > 0 ? Math.min(delay, remaining) : 0;
     options.onPoll?.({ attempt, status, elapsedMs: Date.now() - started, nextPollInMs });
     if (remaining <= 0) throw timeout(lastStatus, Date.now() - started);
-    await sleep(nextPollInMs, signal);
+    await sleep(nextPollInMs, signal, APIUserAbortError);
   }
 }
 

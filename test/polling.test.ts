@@ -99,7 +99,9 @@ describe('awaitPaymentResult', () => {
     controller.abort();
     await Promise.resolve();
     await Promise.resolve();
-    expect(await Promise.race([result, Promise.resolve('still waiting')])).toBeInstanceOf(APIUserAbortError);
+    const settled = await Promise.race([result, Promise.resolve('still waiting')]);
+    expect(settled).toBeInstanceOf(APIUserAbortError);
+    expect((settled as Error).message).toBe('Request was aborted.');
   });
 
   it('waits out a 429 Retry-After of 5 s before the next poll, and still succeeds', async () => {

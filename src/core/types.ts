@@ -174,6 +174,11 @@ export interface IntentSpec {
   kind: 'payment' | 'refund';
   orderId: string;
   paymentId?: string | undefined;
+  /**
+   * The order params of `client.charge` (as JSON), which the key's fingerprint covers too: the same
+   * key with another order conflicts before the payment is sent, even when no order is created.
+   */
+  charge?: string | undefined;
 }
 
 /**

@@ -1,17 +1,24 @@
-// `sleep()`: a wait on the global timers that rejects with APIUserAbortError when the caller's
-// signal aborts. Used by retries, the rate limiter and polling.
-import { APIUserAbortError } from '../core/errors/api-errors.js';
+// `sleep()`: a wait on the global timers that the caller's signal cuts short. Used by retries, the
+// rate limiter, reconciliation and polling. The caller names the error an abort rejects with (the
+// core's APIUserAbortError): internal/ is the ground floor and imports nothing of the rest of src/.
 
 /**
- * Waits `ms` milliseconds, or rejects with {@link APIUserAbortError} as soon as `signal` aborts
- * (at once when it already has). Uses the global timers, so fake timers drive it in tests.
+ * Waits `ms` milliseconds. With a `signal`, rejects with a new `AbortError()` as soon as it aborts
+ * (at once when it already has); the overloads make a caller with a signal name its error. Uses the
+ * global timers, so fake timers drive it in tests.
  */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError());
+export function sleep(ms: number): Promise<void>;
+export function sleep(
+  ms: number,
+  signal: AbortSignal | undefined,
+  AbortError: new () => Error,
+): Promise<void>;
+export function sleep(ms: number, signal?: AbortSignal, AbortError: new () => Error = Error): Promise<void> {
+  if (signal?.aborted) return Promise.reject(new AbortError());
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new APIUserAbortError());
+      reject(new AbortError());
     };
     const timer = setTimeout(
       () => {

@@ -7,7 +7,7 @@ export type {
   PostgresStores,
   PostgresStoresOptions,
   ProcessOnceResult,
-} from './postgres.js';
-export { POSTGRES_DDL, postgresStores } from './postgres.js';
-export type { RedisClientLike, RedisStores } from './redis.js';
-export { redisStores } from './redis.js';
+} from './postgres/index.js';
+export { POSTGRES_DDL, postgresStores } from './postgres/index.js';
+export type { RedisClientLike, RedisStores } from './redis/index.js';
+export { redisStores } from './redis/index.js';

@@ -3,10 +3,11 @@
 import { WebhookVerificationError } from '../core/errors/api-errors.js';
 import type { PaymentsMeter } from '../core/observe/metrics.js';
 import type { PaymentsTracer } from '../core/observe/tracing.js';
+import type { DedupeStore } from '../core/stores/dedupe-store.js';
 import type { IntentStore } from '../core/stores/intent-store.js';
 import type { KnownEventKind } from '../schemas/event-envelope.js';
 import type { WebhookEvent, WebhookEventOf } from '../schemas/events.js';
-import { claimWithin, createDeduplicator, type DedupeStore, dedupeTimeoutOf } from './dedupe.js';
+import { claimWithin, createDeduplicator, dedupeTimeoutOf } from './dedupe.js';
 import {
   type Answer,
   answerFetch,

@@ -8,6 +8,8 @@
 // Workers without nodejs_compat and a webhook route imports little (test/webhooks/entry.test.ts).
 export type { WebhookVerificationReason } from '../core/errors/api-errors.js';
 export { PaymentsError, WebhookVerificationError } from '../core/errors/api-errors.js';
+export type { DedupeStore, MemoryDedupeStoreOptions } from '../core/stores/dedupe-store.js';
+export { DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from '../core/stores/dedupe-store.js';
 export type { KnownEventKind } from '../schemas/event-envelope.js';
 export { EVENT_KINDS } from '../schemas/event-envelope.js';
 export type {
@@ -19,14 +21,8 @@ export type {
   WebhookEvent,
   WebhookEventOf,
 } from '../schemas/events.js';
-export type {
-  DedupeOutcome,
-  DedupeStore,
-  Deduplicator,
-  DeduplicatorOptions,
-  MemoryDedupeStoreOptions,
-} from './dedupe.js';
-export { createDeduplicator, DEFAULT_DEDUPE_TTL_MS, MemoryDedupeStore } from './dedupe.js';
+export type { DedupeOutcome, Deduplicator, DeduplicatorOptions } from './dedupe.js';
+export { createDeduplicator } from './dedupe.js';
 export type {
   WebhookErrorContext,
   WebhookEventHandlers,

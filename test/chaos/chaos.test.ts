@@ -6,7 +6,7 @@
 // key, every payment a call returns (adopted or answered) is its own key's, and at most 1 payment
 // call in 1,000 ends outcomeUnknown. `npm run soak -- --calls 20000` runs the same harness longer
 // (docs/reliability.md).
-import { expect, it, describe as suite } from 'vitest';
+import { expect, it, describe as suite, vi } from 'vitest';
 import { hashSeed, pickFault } from './faults.js';
 import { assertLoopback, runChaos } from './harness.js';
 import { LagMonitor, Overruns } from './lag.js';
@@ -56,32 +56,47 @@ suite('the chaos harness itself', () => {
     expect(scanner.scan(`Bearer ${token.slice(0, 20)}… [REDACTED]`)).toEqual([]);
   });
 
-  it('excuses an overrun by the stalls of the event loop at the time, and no other', async () => {
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  it('excuses an overrun by the stalls of the event loop at the time, and no other', () => {
+    // On fake time: `performance.now()` is a number this test moves, and the monitor's timers fire
+    // only when it says. A stall is time passing while no timer runs; a quiet wait is time passing
+    // with the monitor's timer firing every 10 ms.
+    let now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    const pass = (ms: number) => {
+      for (let t = 0; t < ms; t += 10) {
+        now += 10;
+        vi.advanceTimersByTime(10);
+      }
+    };
+    const stall = (ms: number) => {
+      now += ms - 10; // the loop is blocked: no timer runs meanwhile, then the next tick is late
+      pass(10);
+    };
     const lag = new LagMonitor();
     lag.start();
     const overruns = new Overruns(250, lag);
     try {
-      await sleep(30);
+      pass(30);
       // A blocked loop: an attempt due when the loop stalled for 450 ms, ending 400 ms late, is the machine's.
-      const due = performance.now();
-      const until = due + 450;
-      while (performance.now() < until);
-      await sleep(30);
+      const due = now;
+      stall(450);
+      pass(30);
       overruns.note('stalled', due, due + 400);
       // A quiet loop: an attempt that ends 600 ms after it was due overran by 600 ms, unexcused.
-      const quiet = performance.now();
-      await sleep(600);
-      overruns.note('quiet', quiet, performance.now());
-      await sleep(150);
+      const quiet = now;
+      pass(600);
+      overruns.note('quiet', quiet, now);
+      pass(150);
       overruns.judge();
       expect(lag.max).toBeGreaterThan(400);
       expect(overruns.unexplained).toBe(1);
       expect(overruns.explained).toBe(1);
-      expect(overruns.examples[0]).toMatch(/^quiet: overran by \d+ ms/);
+      expect(overruns.examples[0]).toMatch(/^quiet: overran by 600 ms/);
     } finally {
       lag.stop();
       overruns.stop();
+      vi.useRealTimers();
     }
   });
 
@@ -160,6 +175,9 @@ it(
     // Measured from a full intent store (its cap, 150, reached in the warm-up), so that what it keeps
     // by design is not growth (docs/reliability.md, the heap check).
     expect(run.heap.intents.baseline).toBeGreaterThanOrEqual(0.8 * run.options.maxIntents);
+    // A bound, not a figure: 0.72 to 0.90 MB measured (docs/reliability.md), so 5 MB leaves a busy
+    // machine's GC five times the room, while a leak of 2 KB per call (a kept listener, response or
+    // error) over these 3,000 calls still fails it. The figure itself is the bench's (memory section).
     expect(run.heap.growthBytes).toBeLessThan(5 * 1_048_576);
 
     // Issue 23: payments and refunds under keys. Over 1,000 payment calls, for the 1 in 1,000.

@@ -4,6 +4,7 @@
  * through the mock clock, and more) is named with its fix and exits 1. No secret is ever printed.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { leaked } from '../helpers/leaks.js';
 import { check, freePort, run, type Served, serveMock } from './helpers.js';
 
 // Several doctor runs per test, each a few token requests, on a machine that may be busy.
@@ -191,18 +192,22 @@ describe('partner-payments doctor', () => {
       'webhook-secret',
     ]);
     const wrong = await run(['doctor', '--client-secret', 'wrong-secret-do-not-print'], env);
-    for (const out of [json, wrong, await run(['doctor'], env)]) {
+    const secrets = [served.mock.credentials.clientSecret, webhookSecret, 'wrong-secret-do-not-print'];
+    // What a run printed that it must not: a secret, or an access token (a JWT at the mock).
+    const printed = (out: { stdout: string; stderr: string }) => {
       const all = out.stdout + out.stderr;
-      for (const secret of [
-        served.mock.credentials.clientSecret,
-        webhookSecret,
-        'wrong-secret-do-not-print',
-      ]) {
-        expect(all).not.toContain(secret);
-      }
-      expect(all).not.toMatch(/eyJ[\w-]+\.[\w-]+\./); // no access token (a JWT at the mock)
-      expect(all).toContain(served.mock.credentials.clientId); // the client id may be printed
+      return [...leaked(all, secrets), ...(/eyJ[\w-]+\.[\w-]+\./.test(all) ? ['a token'] : [])];
+    };
+    for (const out of [json, wrong, await run(['doctor'], env)]) {
+      expect(printed(out)).toEqual([]);
+      expect(out.stdout + out.stderr).toContain(served.mock.credentials.clientId); // the client id may be printed
     }
+    // The control: the same check on that output with each secret, or a token, planted in it.
+    const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln';
+    for (const plant of [...secrets, jwt])
+      expect(printed({ stdout: json.stdout, stderr: `debug: ${plant}\n` }), plant).toEqual([
+        plant === jwt ? 'a token' : plant,
+      ]);
   });
 
   it('checks the webhook secret only for its form', async () => {

@@ -1,12 +1,8 @@
 // The fleet pieces in one process: the bucket arithmetic, a token shared through a store, the
 // rate limiter's deadline and 429 feedback, and what happens when a store fails.
-import { describe, expect, it } from 'vitest';
-import {
-  type BucketLimit,
-  pauseBucket,
-  resolveRateLimit,
-  takeSlot,
-} from '../../src/core/limits/rate-limit.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resolveRateLimit } from '../../src/core/limits/rate-limit.js';
+import { type BucketLimit, pauseBucket, takeSlot } from '../../src/core/stores/token-bucket.js';
 import { tokenStoreKey } from '../../src/core/stores/token-store.js';
 import {
   APIConnectionTimeoutError,
@@ -196,18 +192,39 @@ describe('tokenStore in one process', () => {
 });
 
 describe('rateLimit in one process', () => {
+  // Fake time: "at once" means the clock never moved, whatever the machine's load; the mock answers
+  // over an in-process fetch, so no socket waits on a timer.
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] }));
+  afterEach(() => vi.useRealTimers());
+  /** Settles `call` without moving the clock, or fails: a call that waits for a slot never settles. */
+  async function atOnce(call: Promise<unknown>): Promise<unknown> {
+    let outcome: { value: unknown } | undefined;
+    void call.then(
+      (value) => (outcome = { value }),
+      (error: unknown) => (outcome = { value: error }),
+    );
+    for (let turn = 0; turn < 50 && !outcome; turn++) await new Promise((resolve) => setImmediate(resolve));
+    if (!outcome) throw new Error('the call did not settle without the clock moving: it waited');
+    return outcome.value;
+  }
+
   it('throws RateLimitError at once, with retryAfterMs and nothing sent, when no slot frees up before the deadline', async () => {
     const { counts, client } = setup({ rateLimits: false });
     const c = client({ rateLimit: { perSecond: 1, burst: 1 }, deadlineMs: 300 });
     const started = Date.now();
-    const first = await caught(c.orders.get(ORDER));
+    const first = await atOnce(c.orders.get(ORDER));
     expect(first).not.toBeInstanceOf(RateLimitError); // the one slot went to this call (404)
     const sent = counts.api;
-    const error = await caught(c.orders.get(ORDER));
+    expect(sent).toBe(1); // the counter sees this client's calls
+    const error = await atOnce(c.orders.get(ORDER));
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBeGreaterThan(300);
     expect(counts.api).toBe(sent);
-    expect(Date.now() - started).toBeLessThan(250);
+    expect(Date.now()).toBe(started);
+    // The control: once the bucket refilled, the same call is sent and the same counter sees it.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await atOnce(c.orders.get(ORDER))).not.toBeInstanceOf(RateLimitError);
+    expect(counts.api).toBe(sent + 1);
   });
 
   it('a 429 that still arrives pauses every client sharing the store', async () => {
@@ -216,11 +233,15 @@ describe('rateLimit in one process', () => {
     const a = client({ rateLimit: { tier: 'high', store } });
     const b = client({ rateLimit: { tier: 'high', store }, deadlineMs: 300 });
     mock.failNext({ status: 429, retryAfter: 2 });
-    await caught(a.orders.get(ORDER));
+    await atOnce(caught(a.orders.get(ORDER)));
     const sent = counts.api;
-    const error = await caught(b.orders.get(ORDER));
+    const error = await atOnce(caught(b.orders.get(ORDER)));
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBeGreaterThan(1500);
     expect(counts.api).toBe(sent); // b did not provoke a second 429
+    // The control: once the pause is over, b's call is sent, and the same counter sees it.
+    await vi.advanceTimersByTimeAsync(3_000);
+    await atOnce(caught(b.orders.get(ORDER)));
+    expect(counts.api).toBe(sent + 1);
   });
 });

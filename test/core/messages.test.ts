@@ -11,6 +11,7 @@ import {
   PaymentsError,
   PermissionDeniedError,
 } from '../../src/index.js';
+import { expectCaught, leaked, rendered } from '../helpers/leaks.js';
 
 const ORDER = '0b7e7a52-3a4c-4c51-8f0e-4d3b2a1c9e8f';
 const PAY = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
@@ -102,7 +103,11 @@ describe('invalid_client names the credential options and variables', () => {
     expect(error.message).toMatch(/^Could not get an access token: 401 Client authentication failed/);
     for (const name of ['`clientId`', '`clientSecret`', 'PAYMENTS_CLIENT_ID', 'PAYMENTS_CLIENT_SECRET'])
       expect(error.message).toContain(name);
-    expect(JSON.stringify(error)).not.toContain(SECRET);
+    expect(leaked(rendered(error), [SECRET])).toEqual([]);
+    // The control: the same rendering of an error of the same class carrying the secret in a field
+    // (the error's own toJSON and inspect, which leave out the cause) shows it.
+    const planted = Object.assign(Object.create(Object.getPrototypeOf(error)), error, { sent: SECRET });
+    expectCaught(rendered(planted), SECRET);
   });
 });
 

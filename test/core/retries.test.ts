@@ -121,6 +121,7 @@ describeTransports('retries', (t) => {
     await retried;
     controller.abort();
     await expect(result).rejects.toBeInstanceOf(APIUserAbortError);
+    await expect(result).rejects.toThrow(/^Request was aborted\.$/);
     expect(thingCalls()).toBe(1);
   });
 

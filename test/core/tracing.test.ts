@@ -11,6 +11,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { caught } from '../helpers/caught.js';
 import { LOCATION_ID, ORDER_ID, openOrderBody, orderCreatedBody } from '../helpers/fixtures.js';
 import { apiError, sequence, TEST_CLIENT_SECRET, TOKEN_PREFIX } from '../helpers/handlers.js';
+import { leaked } from '../helpers/leaks.js';
 import { describeTransports } from '../helpers/transports.js';
 
 const order = openOrderBody;
@@ -124,11 +125,19 @@ describeTransports('tracing', (t) => {
     const [child, parent] = spans();
     expect(child!.parentSpanContext?.spanId).toBe(parent!.spanContext().spanId);
     expect(child!.spanContext().traceId).toBe(parent!.spanContext().traceId);
-    const dump = JSON.stringify([child!.attributes, child!.events, child!.status, child!.name]);
-    expect(dump).toContain('partner_payments.idempotency_key'); // positive control: attributes were dumped
-    for (const secret of [TOKEN_PREFIX, TEST_CLIENT_SECRET, 'hc_SECRET_1', 'hosted']) {
-      expect(dump).not.toContain(secret);
-    }
+    const dumped = (attributes: object) =>
+      JSON.stringify([attributes, child!.events, child!.status, child!.name]);
+    const dump = dumped(child!.attributes);
+    expect(dump).toContain('partner_payments.idempotency_key'); // attributes were dumped
+    const secrets = [TOKEN_PREFIX, TEST_CLIENT_SECRET, 'hc_SECRET_1', 'hosted'];
+    expect(leaked(dump, secrets)).toEqual([]);
+    // The control: the same check on the span's attributes with the checkout URL and a token planted.
+    const planted = {
+      ...child!.attributes,
+      'partner_payments.hosted_checkout_url': 'https://pay.example.com/c?token=hc_SECRET_1',
+      'http.request.header.authorization': `Bearer ${TOKEN_PREFIX}x`,
+    };
+    expect(leaked(dumped(planted), secrets)).toEqual([TOKEN_PREFIX, 'hc_SECRET_1', 'hosted']);
   });
 
   it('a client without a tracer sends no traceparent', async () => {

@@ -32,6 +32,8 @@ export interface FaultHarness {
   prepare(kind: CallKind, callId: string): Promise<Prepared>;
   /** Arms `fault` for the first `attempts` attempts of call `callId` (`refused`: the dispatcher's). */
   inject(fault: FaultName | undefined, callId: string, attempts: number): void;
+  /** Attempts of call `callId` that reached the loopback server so far. */
+  arrivals(callId: string): number;
   /** Reads the mock's records once; the function gives the side effects of one prepared call. */
   ledger(): (ids: Prepared) => SideEffects;
   close(): Promise<void>;
@@ -147,6 +149,9 @@ export async function startHarness(): Promise<FaultHarness> {
     },
     inject(fault, callId, attempts) {
       if (fault && fault !== 'refused') mock.failNext(mockFault(fault, callId, attempts));
+    },
+    arrivals(callId) {
+      return seen.get(callId)?.attempts ?? 0;
     },
     ledger() {
       const { orders, payments, refunds } = mock.snapshot();

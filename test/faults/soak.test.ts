@@ -84,21 +84,36 @@ it(`soak: ${CALLS} mixed calls at concurrency ${CONCURRENCY} with ${FAULT_RATE *
   for (const failure of failures) expect(failure.error).toBeInstanceOf(PaymentsError);
   expect(unhandled).toBe(0);
 
-  const duplicated: string[] = [];
+  /** The calls whose side effect the mock's records hold more than once (or of another kind). */
+  const duplicatesIn = (effectsOf: ReturnType<FaultHarness['ledger']>) =>
+    calls.flatMap(({ callId, kind }, i) => {
+      const effects = effectsOf(prepared[i]!);
+      const counter = EFFECT_OF[kind];
+      const total = effects.orders + effects.payments + effects.refunds + effects.voids;
+      return total > 1 || (counter && total !== effects[counter]) ? [`${callId} ${kind}`] : [];
+    });
   const faultlessFailures: string[] = [];
   const effectsOf = harness.ledger();
   calls.forEach(({ callId, kind, fault }, i) => {
-    const effects = effectsOf(prepared[i]!);
     const counter = EFFECT_OF[kind];
-    const total = effects.orders + effects.payments + effects.refunds + effects.voids;
-    if (total > 1 || (counter && total !== effects[counter])) duplicated.push(`${callId} ${kind}`);
     const outcome = settled[i]!;
     // A call whose side effect is missing although it succeeded would be a lost write.
-    if (counter && outcome.ok) expect(effects[counter], callId).toBe(1);
+    if (counter && outcome.ok) expect(effectsOf(prepared[i]!)[counter], callId).toBe(1);
     if (!fault && !outcome.ok) faultlessFailures.push(`${callId} ${kind}: ${String(outcome.error)}`);
   });
+  const duplicated = duplicatesIn(effectsOf);
   expect(duplicated).toEqual([]);
   expect(faultlessFailures).toEqual([]);
+  // The control: the same check finds planted duplicates, an order and a refund sent again as new
+  // calls (a second request, as a careless retry would send; a second payment would exceed the order).
+  const planted = (['orders.create', 'refunds.create'] as const)
+    .map((kind) => calls.findIndex((c, i) => c.kind === kind && settled[i]!.ok))
+    .sort((a, b) => a - b);
+  for (const i of planted)
+    await invoke(recorder.client, calls[i]!.kind, prepared[i]!, {
+      headers: faultHeaders('soak-planted', undefined),
+    });
+  expect(duplicatesIn(harness.ledger())).toEqual(planted.map((i) => `${calls[i]!.callId} ${calls[i]!.kind}`));
 
   const faulted = calls.filter((c) => c.fault).length;
   console.log(

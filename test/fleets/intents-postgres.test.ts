@@ -29,26 +29,6 @@ describe('a crash mid-run on PostgreSQL (3 processes)', () => {
     });
     const found = audit(suite, run.charges);
     console.info(`crash recovery on PostgreSQL:\n  ${figures(run, found)}`);
-    const store = postgresStores(pool).intentStore;
-    const debug = {
-      failed: run.survivors.filter((o) => o.error),
-      doubled: await Promise.all(
-        found.doubled.map(async (key) => {
-          const c = run.charges.find((x) => x.key === key)!;
-          return {
-            key,
-            owner: run.charges.indexOf(c) % 3,
-            payments: suite.m.mock.snapshot().payments.filter((p) => p.order_id === c.orderId),
-            survivor: run.survivors.filter((o) => o.key === key),
-            rerun: run.rerun.filter((o) => o.key === key),
-            recovered: run.startup.recovered.filter((r) => r.idempotencyKey === key),
-            record: await store.get(key),
-          };
-        }),
-      ),
-      killedAt: run.kill,
-    };
-    (await import('node:fs')).writeFileSync('/tmp/pg-debug.json', JSON.stringify(debug, null, 2));
     await expectExactlyOnce(run, found, postgresStores(pool).intentStore);
   });
 });

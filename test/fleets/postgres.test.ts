@@ -72,8 +72,22 @@ describe('postgresStores across 4 processes', () => {
     ]);
     const outcomes = [a!.outcome, b!.outcome] as { processed: boolean }[];
     expect(outcomes.map((o) => o.processed).sort()).toEqual([false, true]);
-    const { rows } = await pool.query('SELECT worker FROM partner_effects WHERE event_id = $1', [eventId]);
-    expect(rows).toHaveLength(1);
+    const writes = async (id: string) =>
+      (await pool.query('SELECT worker FROM partner_effects WHERE event_id = $1', [id])).rows.length;
+    expect(await writes(eventId)).toBe(1);
+    // The control: the same count, after a throw and a redelivery handled by a handler that writes on
+    // its own connection (outside processOnce's transaction), sees the thrown attempt's write too.
+    const control = 'evt_process_once_control';
+    const { dedupeStore } = postgresStores(pool);
+    const write = () =>
+      pool.query('INSERT INTO partner_effects (event_id, worker) VALUES ($1, 0)', [control]);
+    const failed = dedupeStore.processOnce({ event_id: control }, async () => {
+      await write();
+      throw new Error('the handler failed after its write');
+    });
+    await expect(failed).rejects.toThrow(/after its write/);
+    await dedupeStore.processOnce({ event_id: control }, write);
+    expect(await writes(control)).toBe(2);
   });
 
   it('processOnce resolves the handler result, and { processed: false } for a processed event (in process)', async () => {

@@ -3,12 +3,13 @@ import * as sdk from '../../src/index.js';
 import { heapPerKeptIntent } from './kept-heap.mjs';
 
 describe('what the default intent store keeps per key', () => {
-  it('a kept intent (its payment included) takes under 700 bytes of heap, not the 1.1 KB it took', async () => {
+  it('a kept intent (its payment included) takes well under the 1.1 KB it took: keys are kept flat', async () => {
     const { perIntent, kept } = await heapPerKeptIntent(sdk);
     expect(kept).toBe(11_000);
-    // Measured: 580 to 660 bytes on Node 20 to 26. Before, 1,150 on Node 20: each key kept as V8's
-    // tree of its pieces (about 450 bytes in 14 objects), each record's five times as boxed numbers
-    // beside a lease object (725 with flat keys alone).
-    expect(perIntent).toBeLessThan(700);
+    // The tight figure (goal: under 700 bytes; 580 to 660 measured on Node 20 to 26) is the bench's
+    // (npm run bench -- --only=memory). Here a bound with room for four Node lines and a GC that
+    // leaves more behind on a busy machine, which still fails the defects it guards against: 1,150
+    // bytes on Node 20 before keys were kept flat, 1,041 when the key check does not flatten them.
+    expect(perIntent).toBeLessThan(950);
   }, 60_000);
 });

@@ -14,7 +14,17 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGTERM');
 });
 
-/** Runs the bin from the sources; `until` resolves once stdout contains the text. */
+/**
+ * How long a line the bin should print may take: its start from the sources through tsx (a few
+ * seconds on a loaded 2-core machine), or a delivery it logs. Past it the test fails with what the
+ * bin printed, instead of waiting for the test's own timeout.
+ */
+const LINE_WITHIN_MS = 30_000;
+
+/**
+ * Runs the bin from the sources; `until` resolves once stdout contains the text, and rejects as soon
+ * as the bin exits or prints a stack trace, or after `withinMs`, with its output.
+ */
 function bin(args: string[]) {
   const child = spawn(tsx, ['src/cli/mock/bin.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -27,14 +37,24 @@ function bin(args: string[]) {
     err += chunk.toString();
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const until = (text: string | RegExp) =>
+  const until = (text: string | RegExp, withinMs = LINE_WITHIN_MS) =>
     new Promise<string>((resolve, reject) => {
+      const printed = () => `\n--- stdout:\n${out}\n--- stderr:\n${err}`;
+      const timer = setTimeout(() => fail(`no line matching ${text} within ${withinMs} ms`), withinMs);
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        reject(new Error(`${why}${printed()}`));
+      };
       const check = () => {
-        if (typeof text === 'string' ? out.includes(text) : text.test(out)) resolve(out);
+        if (typeof text === 'string' ? out.includes(text) : text.test(out)) {
+          clearTimeout(timer);
+          resolve(out);
+        } else if (/^\s+at .+:\d+:\d+\)?$/m.test(err)) fail(`the bin printed a stack trace before ${text}`);
       };
       child.stdout.on('data', check);
+      child.stderr.on('data', check);
       check();
-      void exited.then((code) => reject(new Error(`bin exited with ${code}: ${out}${err}`)));
+      void exited.then((code) => fail(`the bin exited with ${code} before printing ${text}`));
     });
   return { exited, until, out: () => out, err: () => err };
 }

@@ -1,7 +1,35 @@
 // A call's outgoing headers: the client's, the call's own over them, the content type, and the
 // `Idempotency-Key` of a call that sends one. The one place a call's key becomes a header: a
 // payment's or refund's key never reaches here (the intent runner keeps it, and sends without it).
+
+import { UUID_PATTERN } from '../../internal/uuid.js';
+import { uuidV5 } from '../../internal/uuid-v5.js';
+import { checkKey } from '../intents/failures.js';
 import type { CoreSpec } from '../types.js';
+
+/**
+ * The namespace of order keys (api.md 19): an `idempotencyKey` of `orders.create` or
+ * `client.charge` that is not a UUID is sent as its UUID version 5 (RFC 9562, the key's UTF-8
+ * bytes) in this namespace, so one string names one order from any process, rerun or language.
+ *
+ * @example
+ * // Python: uuid.uuid5(uuid.UUID(ORDER_KEY_NAMESPACE), 'checkout-cart-1')
+ * const header = uuidV5('checkout-cart-1', ORDER_KEY_NAMESPACE);
+ */
+export const ORDER_KEY_NAMESPACE = '28fe90d0-4725-4dbb-9216-63002d29ecdf';
+
+/**
+ * The `Idempotency-Key` an order creation sends for the caller's key: a UUID (any version, any
+ * case) unchanged, any other string of 1 to 255 characters as its UUID v5 in
+ * {@link ORDER_KEY_NAMESPACE}. Anything else is refused before sending.
+ *
+ * @example
+ * orderKey('checkout-cart-1'); // the same UUID on every call, in every process
+ */
+export function orderKey(key: unknown): string {
+  const checked = checkKey('order', key);
+  return UUID_PATTERN.test(checked) ? checked : uuidV5(checked, ORDER_KEY_NAMESPACE);
+}
 
 /** The headers of one call over `base` (Accept, User-Agent and the client's defaults, lower-case). */
 export function callHeaders(base: Record<string, string>, spec: CoreSpec): Record<string, string> {
@@ -14,11 +42,10 @@ export function callHeaders(base: Record<string, string>, spec: CoreSpec): Recor
   else if (spec.body !== undefined) headers['content-type'] = 'application/json';
   // One key per call, so every attempt of an order creation is the same order to the service.
   // A key given as a header counts as the caller's key too.
-  const key =
-    opts?.idempotencyKey ??
-    headers['idempotency-key'] ??
-    (spec.retry === 'keyed' ? crypto.randomUUID() : undefined);
-  if (key !== undefined) headers['idempotency-key'] = key;
+  const key = opts?.idempotencyKey ?? headers['idempotency-key'];
+  if (spec.retry === 'keyed')
+    headers['idempotency-key'] = key === undefined ? crypto.randomUUID() : orderKey(key);
+  else if (key !== undefined) headers['idempotency-key'] = key;
   return headers;
 }
 

@@ -100,7 +100,12 @@ export class HttpCore implements Requester {
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
     const { events, middleware, trace } = this.#config;
-    const headers = callHeaders(this.#config.headers, spec);
+    let headers: Record<string, string>;
+    try {
+      headers = callHeaders(this.#config.headers, spec);
+    } catch (error) {
+      return APIPromise.rejected(error); // a key that is not one: refused before anything is sent
+    }
     const state = this.#state(spec, headers);
     // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
     // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
@@ -262,7 +267,7 @@ export class HttpCore implements Requester {
           throw error;
         }
         announceRetry(ctx, spec, state, failure, error, next.delayMs);
-        await sleep(next.delayMs, signal);
+        await sleep(next.delayMs, signal, APIUserAbortError);
         retriesDone++;
       }
     } catch (error) {

@@ -152,10 +152,16 @@ export class IdempotencyConflictError extends PaymentsError {
   readonly code = 'idempotency_conflict';
   /** The key that was used with other params. */
   readonly idempotencyKey: string;
-  constructor(kind: 'payment' | 'refund', idempotencyKey: string, existing: string) {
+  constructor(
+    kind: 'payment' | 'refund' | 'order',
+    idempotencyKey: string,
+    existing: string,
+    options?: { cause?: unknown },
+  ) {
     super(
       `Idempotency key '${idempotencyKey}' was used for another ${kind} (${existing}); nothing was sent. ` +
         `Pass the same params to get that ${kind} back, or a new key for a new ${kind}.`,
+      options,
     );
     this.idempotencyKey = idempotencyKey;
   }

@@ -18,6 +18,16 @@ export type IntentCall = RequestSpec & {
 /** A call holds its key's lease this long when it has no `deadlineMs` (api.md 17). */
 export const DEFAULT_LEASE_MS = 60_000;
 
+/**
+ * The part of a call's deadline kept for reconciliation: a send must end this long before the
+ * deadline, so that a lost answer can still be settled by a read of the order within it (api.md
+ * 19). A quarter of the deadline, at most 5 s (a read answers in well under a second when the
+ * service answers at all).
+ */
+export function readReserveMs(deadlineMs: number): number {
+  return Math.min(deadlineMs / 4, 5_000);
+}
+
 /** A call's key, its lease and owner, and the record a new key starts with. */
 export interface Intent {
   key: string;
@@ -26,6 +36,8 @@ export interface Intent {
   mode: ReconcileMode;
   leaseMs: number;
   until: number;
+  /** When a send must end: `until`, less the reconciliation's reserve when the call has a deadline. */
+  sendBy: number;
   owner: string;
   draft: IntentRecord;
 }
@@ -40,10 +52,11 @@ export function newIntent(
   owner: string,
 ): Intent {
   const opts = call.options;
-  const { kind, orderId, paymentId } = call.intent;
+  const { kind, orderId, paymentId, charge } = call.intent;
   const key = checkKey(kind, opts?.idempotencyKey ?? crypto.randomUUID());
   const mode = reconcileMode(opts?.reconcile, defaults.reconcile);
-  const leaseMs = opts?.deadlineMs ?? defaults.deadlineMs ?? DEFAULT_LEASE_MS;
+  const deadlineMs = opts?.deadlineMs ?? defaults.deadlineMs;
+  const leaseMs = deadlineMs ?? DEFAULT_LEASE_MS;
   const now = Date.now();
   // The params are the validated body: strict schemas give their keys in one order, so equal params
   // serialise alike. Serialised once: the send reuses the text.
@@ -52,7 +65,11 @@ export function newIntent(
   const draft: IntentRecord = {
     key,
     kind,
-    fingerprint: textDigest([kind, '|', orderId, '|', paymentId ?? '', '|', json]),
+    fingerprint: textDigest(
+      charge === undefined
+        ? [kind, '|', orderId, '|', paymentId ?? '', '|', json]
+        : [kind, '|', orderId, '|', paymentId ?? '', '|', json, '|', charge],
+    ),
     orderId,
     paymentId,
     amountCents: params.amount_cents,
@@ -70,15 +87,17 @@ export function newIntent(
     createdAt: now,
     updatedAt: now,
   };
-  return { key, json, mode, leaseMs, until: now + leaseMs, owner, draft };
+  const until = now + leaseMs;
+  const sendBy = deadlineMs === undefined ? until : until - readReserveMs(deadlineMs);
+  return { key, json, mode, leaseMs, until, sendBy, owner, draft };
 }
 
-/** The options of one send: the caller's, without the key's, within what is left of the lease. */
-export function sendOptions(call: IntentCall, until: number): RequestOptions {
+/** The options of one send: the caller's, without the key's, ending by `sendBy`. */
+export function sendOptions(call: IntentCall, sendBy: number): RequestOptions {
   const options: RequestOptions = Object.assign({}, call.options);
   options.idempotencyKey = undefined;
   options.reconcile = undefined;
-  options.deadlineMs = Math.max(1, until - Date.now());
+  options.deadlineMs = Math.max(1, sendBy - Date.now());
   return options;
 }
 

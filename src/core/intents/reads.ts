@@ -59,16 +59,22 @@ export function refundRead(
 /** Sends one spec through the core (its `call`). */
 export type Send = <S extends RequestSpec['response']>(spec: RequestSpec<S>) => APIPromise<S['_output']>;
 
+/** A read's options: the caller's signal, and the call's deadline (`readBy`, epoch ms) when it has one. */
+function readOptions(signal: AbortSignal | undefined, readBy: number | undefined): RequestOptions {
+  return { signal, deadlineMs: readBy === undefined ? undefined : Math.max(1, readBy - Date.now()) };
+}
+
 /** Reconciliation's reads over the core's `send`. */
 export function intentReads(send: Send): Pick<IntentIO, 'readOrder' | 'readPayment' | 'readRefund'> {
   return {
-    readOrder: async (orderId, signal) => {
+    readOrder: async (orderId, signal, readBy) => {
       const before = Date.now();
-      const { data, headers } = await send(orderRead(orderId, { signal })).withResponse();
+      const { data, headers } = await send(orderRead(orderId, readOptions(signal, readBy))).withResponse();
       return { payments: data.payments, date: headers.date, before, after: Date.now() };
     },
-    readPayment: (orderId, paymentId, signal) => send(paymentRead(orderId, paymentId, { signal })),
-    readRefund: (orderId, paymentId, refundId, signal) =>
-      send(refundRead(orderId, paymentId, refundId, { signal })),
+    readPayment: (orderId, paymentId, signal, readBy) =>
+      send(paymentRead(orderId, paymentId, readOptions(signal, readBy))),
+    readRefund: (orderId, paymentId, refundId, signal, readBy) =>
+      send(refundRead(orderId, paymentId, refundId, readOptions(signal, readBy))),
   };
 }

@@ -1,6 +1,7 @@
 // Reconciliation: after a payment or refund's answer was lost, what the service's own records say
 // happened to it (landed, not landed, unknown), by the rules of match.ts and docs/idempotency.md.
 import { sleep } from '../../internal/sleep.js';
+import { APIUserAbortError } from '../errors/api-errors.js';
 import { RETRYABLE_STATUSES } from '../limits/retry.js';
 import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
@@ -14,17 +15,20 @@ export interface IntentIO {
   readOrder(
     orderId: string,
     signal: AbortSignal | undefined,
+    readBy: number | undefined,
   ): Promise<{ payments: ListedPayment[]; date: string | undefined; before: number; after: number }>;
   readPayment(
     orderId: string,
     paymentId: string,
     signal: AbortSignal | undefined,
+    readBy: number | undefined,
   ): Promise<{ status: string }>;
   readRefund(
     orderId: string,
     paymentId: string,
     refundId: string,
     signal: AbortSignal | undefined,
+    readBy: number | undefined,
   ): Promise<Record<string, unknown>>;
   log: LogFn | undefined;
   /** How long after a send the service is taken to be done with it (client option `settleMs`). */
@@ -41,6 +45,7 @@ export type Verdict =
  * The verdict on `record` (a call's lost answer, or an intent `client.recover()` found open), and a
  * `reconcile` event for it (with the call's id, when a call asks). An intent never sent did not land.
  * A read that fails after its retries makes the verdict `unknown`: nothing known, nothing resent.
+ * A call's reads end by `readBy` (its deadline); `client.recover()` sets none.
  */
 export async function reconcile(
   io: IntentIO & { events: EventSink },
@@ -48,6 +53,7 @@ export async function reconcile(
   until: number,
   signal: AbortSignal | undefined,
   callId: string | undefined,
+  readBy?: number,
 ): Promise<Verdict> {
   let verdict: Verdict;
   try {
@@ -55,8 +61,8 @@ export async function reconcile(
       record.firstSentAt === undefined
         ? { outcome: 'not_landed' }
         : record.kind === 'payment'
-          ? await reconcilePayment(io, record, until, signal)
-          : await reconcileRefund(io, record, signal);
+          ? await reconcilePayment(io, record, until, signal, readBy)
+          : await reconcileRefund(io, record, signal, readBy);
   } catch (error) {
     // The reads failed (the service is down, the caller aborted).
     const reason = error instanceof Error ? error.message : String(error);
@@ -98,9 +104,10 @@ async function reconcilePayment(
   record: IntentRecord,
   until: number,
   signal: AbortSignal | undefined,
+  readBy: number | undefined,
 ): Promise<Verdict> {
   for (;;) {
-    const read = await readOrder(io, record.orderId, until, signal);
+    const read = await readOrder(io, record.orderId, until, signal, readBy);
     const others = await io.store.forOrder(record.orderId);
     const now = Date.now();
     const { candidates, unowned, rivals } = matchPayments(
@@ -145,7 +152,7 @@ async function reconcilePayment(
           : `no payment of ${record.amountCents} cents on order ${record.orderId} yet, but the service may still be processing the request (settleMs ${io.settleMs})`;
       return { outcome: 'unknown', candidates: ids, facts };
     }
-    await sleep(wait, signal);
+    await sleep(wait, signal, APIUserAbortError);
   }
 }
 
@@ -162,10 +169,11 @@ async function readOrder(
   orderId: string,
   until: number,
   signal: AbortSignal | undefined,
+  readBy: number | undefined,
 ): ReturnType<IntentIO['readOrder']> {
   for (let wait = REREAD_MS; ; wait = Math.min(wait * 2, POLL_MS)) {
     try {
-      return await io.readOrder(orderId, signal);
+      return await io.readOrder(orderId, signal, readBy);
     } catch (error) {
       const status = (error as { status?: unknown } | undefined)?.status;
       // A refusal the retry policy would not retry either is final; a 2xx whose body could not be
@@ -177,7 +185,7 @@ async function readOrder(
         'debug',
         `reading order ${orderId} to reconcile failed (${String(error)}); again in ${wait} ms`,
       );
-      await sleep(wait, signal);
+      await sleep(wait, signal, APIUserAbortError);
     }
   }
 }
@@ -191,6 +199,7 @@ async function reconcileRefund(
   io: IntentIO,
   record: IntentRecord,
   signal: AbortSignal | undefined,
+  readBy: number | undefined,
 ): Promise<Verdict> {
   const paymentId = record.paymentId as string;
   const [seen, others] = await Promise.all([
@@ -201,12 +210,12 @@ async function reconcileRefund(
   const ids = candidates.map((c) => c.refundId);
   if (candidates.length === 1 && rivals.length === 0) {
     const refundId = ids[0] as string;
-    const resource = await io.readRefund(record.orderId, paymentId, refundId, signal);
+    const resource = await io.readRefund(record.orderId, paymentId, refundId, signal, readBy);
     return { outcome: 'landed', id: refundId, resource };
   }
   let status = 'unread';
   try {
-    status = (await io.readPayment(record.orderId, paymentId, signal)).status;
+    status = (await io.readPayment(record.orderId, paymentId, signal, readBy)).status;
   } catch (error) {
     io.log?.('debug', `reading payment ${paymentId} for a refund's reconciliation failed: ${String(error)}`);
   }

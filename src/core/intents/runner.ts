@@ -3,6 +3,7 @@
 import { sleep } from '../../internal/sleep.js';
 import { APIPromise, metaOf, responseMeta } from '../call/api-promise.js';
 import { restate } from '../call/final-error.js';
+import { APIUserAbortError } from '../errors/api-errors.js';
 import { CallError } from '../errors/call-error.js';
 import { IdempotencyConflictError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
@@ -94,7 +95,7 @@ export class IntentRunner {
   #send(call: IntentCall, intent: Intent, settle?: Settle): APIPromise<unknown> {
     const spec: RequestSpec = Object.assign({}, call);
     spec.intent = undefined;
-    spec.options = sendOptions(call, intent.until);
+    spec.options = sendOptions(call, intent.sendBy);
     spec.json = intent.json;
     spec.settle = settle;
     return this.cfg.send(spec);
@@ -147,7 +148,7 @@ export class IntentRunner {
       error.idempotencyKey = key;
       if (mode === 'off')
         return this.#fail(record, owner, error, "Reconcile first (reconcile: 'auto' or client.recover()).");
-      const verdict = await reconcile(this.cfg, record, until, signal, undefined);
+      const verdict = await reconcile(this.cfg, record, until, signal, undefined, until);
       if (verdict.outcome === 'landed') return this.#adopt(call, record, owner, verdict, meta);
       if (verdict.outcome === 'unknown') return this.#unknown(record, owner, error, verdict);
     }
@@ -196,11 +197,11 @@ export class IntentRunner {
             error,
             `Or rerun with { idempotencyKey: '${key}', reconcile: 'auto' }: the SDK reconciles it without a second ${kind}.`,
           );
-        const verdict = await reconcile(this.cfg, record, until, signal, error.callId);
+        const verdict = await reconcile(this.cfg, record, until, signal, error.callId, until);
         if (verdict.outcome === 'landed') return this.#adopt(call, record, owner, verdict, meta);
         if (verdict.outcome === 'unknown') return this.#unknown(record, owner, error, verdict);
         record = revise(record, { state: 'not_landed' });
-        if (sent > this.cfg.maxRetries || Date.now() >= until) {
+        if (sent > this.cfg.maxRetries || Date.now() >= intent.sendBy) {
           await this.#finish(record, {}, owner);
           error.outcomeUnknown = false;
           error.reconcile = undefined;
@@ -242,7 +243,7 @@ export class IntentRunner {
         error.idempotencyKey = draft.key;
         throw error;
       }
-      await sleep(wait, signal);
+      await sleep(wait, signal, APIUserAbortError);
     }
   }
 

@@ -5,18 +5,17 @@
  * feedback that pauses the whole fleet.
  */
 import { sleep } from '../../internal/sleep.js';
-import { RateLimitError } from '../errors/api-errors.js';
+import { APIUserAbortError, RateLimitError } from '../errors/api-errors.js';
 import type { LogFn } from '../observe/logger.js';
+import type { RateLimitLease, RateLimitStore } from '../stores/rate-limit-store.js';
 import { StoreGuard } from '../stores/store-guard.js';
 import {
   type BucketLimit,
   type BucketState,
   leaseWindowMs,
   pauseBucket,
-  type RateLimitLease,
-  type RateLimitStore,
   takeSlot,
-} from './rate-limit.js';
+} from '../stores/token-bucket.js';
 
 /**
  * Slots taken from a shared bucket and not yet spent. They lapse after one lease window
@@ -101,7 +100,7 @@ export class RateLimiter {
         if (waitMs === 0) return;
         if (deadlineAt !== undefined && Date.now() + waitMs > deadlineAt) throw this.#tooLong(waitMs);
         // A little jitter, so that the waiters of a fleet do not all ask again at the same moment.
-        await sleep(waitMs + (this.store ? Math.random() * 10 : 0), signal);
+        await sleep(waitMs + (this.store ? Math.random() * 10 : 0), signal, APIUserAbortError);
       }
     } finally {
       this.#waiting--;

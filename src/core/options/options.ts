@@ -6,16 +6,13 @@ import { DEFAULT_SCOPES, type Scope } from '../../schemas/common.js';
 import { lowerCaseHeaders } from '../call/headers.js';
 import type { Middleware } from '../call/middleware.js';
 import { ConfigurationError } from '../errors/api-errors.js';
-import {
-  type BucketLimit,
-  type RateLimitOptions,
-  type RateLimitStore,
-  resolveRateLimit,
-} from '../limits/rate-limit.js';
+import { type RateLimitOptions, resolveRateLimit } from '../limits/rate-limit.js';
 import { isLogLevel, type Logger, type LogLevel } from '../observe/logger.js';
 import type { PaymentsMeter } from '../observe/metrics.js';
 import type { PaymentsTracer } from '../observe/tracing.js';
 import type { IntentStore } from '../stores/intent-store.js';
+import type { RateLimitStore } from '../stores/rate-limit-store.js';
+import type { BucketLimit } from '../stores/token-bucket.js';
 import type { TokenStore } from '../stores/token-store.js';
 import { processEnv } from '../transport/runtime.js';
 import type { ReconcileMode } from '../types.js';

@@ -3,15 +3,14 @@
 // service's own bucket allows, with unused slots lapsing quickly. In one process, on fake time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiter } from '../../src/core/limits/limiter.js';
+import { resolveRateLimit } from '../../src/core/limits/rate-limit.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/core/stores/rate-limit-store.js';
 import {
   type BucketLimit,
   type BucketState,
-  MemoryRateLimitStore,
-  type RateLimitStore,
-  resolveRateLimit,
   takeSlot,
   takeSlots,
-} from '../../src/core/limits/rate-limit.js';
+} from '../../src/core/stores/token-bucket.js';
 
 const KEY = 'partner-payments:rate:test';
 

@@ -1,8 +1,12 @@
 // The intent store on Redis (`redisStores(...).intentStore`): one hash per idempotency key, leases
 // and result uniqueness kept by two scripts on Redis's own clock, refunds seen in webhook events.
-import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from '../core/stores/intent-store.js';
-
-type Send = (args: (string | number)[]) => Promise<unknown>;
+import type {
+  IntentBegin,
+  IntentRecord,
+  IntentStore,
+  RefundSighting,
+} from '../../core/stores/intent-store.js';
+import { type Send, scriptRunner } from './client.js';
 
 const PREFIX = 'partner-payments:intent';
 /** How long Redis keeps an intent and what points at it: 30 days after its last write. */
@@ -58,26 +62,7 @@ const orderIds = (orderId: string) => `${PREFIX}-ids:${orderId}`;
 const UNFINISHED = `${PREFIX}-unfinished`;
 const refundsKey = (paymentId: string) => `${PREFIX}-refunds:${paymentId}`;
 
-/** SHA-1 of a script, hex, as EVALSHA names it (Web Crypto: the stores entry loads no node: module). */
-async function sha1(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Runs a script by its digest (the script text goes over the wire only when Redis lacks it). */
-function scriptRunner(send: Send, source: string) {
-  const digest = sha1(source);
-  return async (keys: string[], args: (string | number)[]): Promise<unknown> => {
-    try {
-      return await send(['EVALSHA', await digest, keys.length, ...keys, ...args]);
-    } catch (error) {
-      if (!String((error as Error)?.message ?? error).includes('NOSCRIPT')) throw error;
-      return send(['EVAL', source, keys.length, ...keys, ...args]);
-    }
-  };
-}
-
-/** The intent store over a Redis connection's `send` (see redis.ts). */
+/** The intent store over a Redis connection's `send` (see client.ts). */
 export function redisIntentStore(send: Send): IntentStore {
   const begin = scriptRunner(send, BEGIN);
   const put = scriptRunner(send, PUT);

@@ -1,8 +1,12 @@
 // The intent store on Postgres (`postgresStores(...).intentStore`): one row per idempotency key with
 // its lease, a unique index that keeps one key per payment or refund, and refunds seen in events.
-import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from '../core/stores/intent-store.js';
-
-type Query = (text: string, values: unknown[]) => Promise<{ rows: unknown[]; rowCount: number | null }>;
+import type {
+  IntentBegin,
+  IntentRecord,
+  IntentStore,
+  RefundSighting,
+} from '../../core/stores/intent-store.js';
+import type { Query } from './pool.js';
 
 /** The intent tables, part of POSTGRES_DDL. */
 export const INTENTS_DDL = `CREATE TABLE IF NOT EXISTS partner_payments_intents (
@@ -40,7 +44,7 @@ const PUT = `UPDATE partner_payments_intents SET record = $3, state = $4, result
   lease_until = CASE WHEN $7 THEN 0 ELSE lease_until END
 WHERE key = $1 AND lease_owner = $2`;
 
-/** The intent store over a query function that has made sure the tables exist (see postgres.ts). */
+/** The intent store over a query function that has made sure the tables exist (see index.ts). */
 export function postgresIntentStore(query: Query): IntentStore {
   const parse = (row: unknown) => JSON.parse((row as { record: string }).record) as IntentRecord;
   const store: IntentStore = {

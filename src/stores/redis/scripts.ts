@@ -19,7 +19,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`;
 
 /**
- * The token bucket (the same arithmetic as takeSlots/pauseBucket in src/core/limits/rate-limit.ts) on the
+ * The token bucket (the same arithmetic as takeSlots/pauseBucket in src/core/stores/token-bucket.ts) on the
  * Redis server's clock. ARGV: perSecond, burst, reserve, 'take', 'lease' or 'pause', pause ms, most
  * slots to lease, lease window ms. 'take' returns the wait in ms (0: a slot was taken); 'lease'
  * returns {slots taken, wait in ms}. Slots leased in the current and the previous lease window are

@@ -1,0 +1,143 @@
+// `client.charge` (api.md 19): one business key for an order and its payment, so that a partner's
+// retried unit of work (a checkout, an invoice) never makes a second order or a second payment.
+
+import type { Requester } from './core/call/requester.js';
+import { validate } from './core/call/validate.js';
+import { ConflictError } from './core/errors/api-errors.js';
+import { IdempotencyConflictError } from './core/errors/local-errors.js';
+import { checkKey, storeFailure } from './core/intents/failures.js';
+import type { IntentStore } from './core/stores/intent-store.js';
+import type { RequestOptions } from './core/types.js';
+import type { AwaitResultOptions } from './polling.js';
+import type { Orders } from './resources/orders.js';
+import { paymentCreation } from './resources/payments.js';
+import { type OrderCreated, type OrderCreateParams, OrderCreateRequest } from './schemas/orders.js';
+import { type Payment, PaymentCreateParams } from './schemas/payments.js';
+
+/**
+ * What `client.charge` takes: the partner's own key for the whole unit of work, the order, and
+ * (optionally) the payment and whether to wait for its result.
+ *
+ * @example
+ * const params: ChargeParams = {
+ *   idempotencyKey: `checkout-${cart.id}`,
+ *   order: { location_id: locationId, total_cents: cart.totalCents, external_reference: cart.id },
+ * };
+ */
+export interface ChargeParams {
+  /**
+   * Names the order and its payment: the same key again returns them and creates neither again.
+   * Use the id of the partner's own unit of work (a cart, a checkout, an invoice), stable across
+   * its retries; never a value made per attempt (a timestamp, a random id). 1 to 255 characters.
+   */
+  idempotencyKey: string;
+  /** The order, as `orders.create` takes it. */
+  order: OrderCreateParams;
+  /**
+   * The payment. @default { method: 'card' }, with `amount_cents` the order's `total_cents`
+   */
+  payment?: Partial<PaymentCreateParams>;
+  /**
+   * Wait for the payment to leave `pending` (or reach `until`) before answering, within the call's
+   * deadline. @default undefined (the payment is returned `pending`)
+   */
+  awaitResult?: true | AwaitResultOptions;
+}
+
+/**
+ * What `client.charge` resolves to. On a rerun whose key the intent store knows, `order` is the
+ * order as read from the service (it carries no `hosted_checkout_url`).
+ *
+ * @example
+ * const { order, payment }: ChargeResult = await client.charge(params);
+ */
+export interface ChargeResult {
+  order: OrderCreated;
+  payment: Payment;
+}
+
+/** The client a charge runs on (a `PaymentsClient`). */
+interface ChargeClient extends Requester {
+  orders: Orders;
+  awaitPaymentResult(orderId: string, paymentId: string, opts?: AwaitResultOptions): Promise<Payment>;
+}
+
+/** What the charge needs of its client beyond its resources. */
+export interface ChargeContext {
+  store: IntentStore;
+  /** The client's `deadlineMs`, when the call gives none. */
+  deadlineMs: number | undefined;
+}
+
+/**
+ * Creates the order under `params.idempotencyKey` (as `orders.create` sends it) and pays it under
+ * the same key (exactly once, as `payments.create`), within one deadline. When the intent store
+ * already knows the key, its order is used and no order is created.
+ */
+export async function charge(
+  client: ChargeClient,
+  context: ChargeContext,
+  params: ChargeParams,
+  opts?: RequestOptions,
+): Promise<ChargeResult> {
+  const key = checkKey('charge', (params as Partial<ChargeParams> | undefined)?.idempotencyKey);
+  const orderBody = validate(OrderCreateRequest, params.order, 'order');
+  const paymentBody = validate(
+    PaymentCreateParams,
+    Object.assign({ method: 'card', amount_cents: orderBody.total_cents }, params.payment),
+    'payment',
+  );
+  const deadlineMs = opts?.deadlineMs ?? context.deadlineMs;
+  const until = deadlineMs === undefined ? undefined : Date.now() + deadlineMs;
+  // Each step gets what is left of the one deadline, and the key of the whole charge.
+  const step = (): RequestOptions => {
+    const options: RequestOptions = Object.assign({}, opts);
+    options.idempotencyKey = key;
+    options.deadlineMs = until === undefined ? undefined : Math.max(1, until - Date.now());
+    return options;
+  };
+  const known = await context.store.get(key).then(undefined, storeFailure);
+  let order: OrderCreated | undefined;
+  if (!known) order = await createOrder(client, orderBody, step(), key);
+  const orderId = known ? known.orderId : (order as OrderCreated).order_id;
+  const spec = paymentCreation(orderId, paymentBody, step());
+  spec.intent.charge = JSON.stringify(orderBody);
+  let payment = await client.request(spec);
+  if (!order) {
+    const options = step();
+    options.idempotencyKey = undefined;
+    order = await client.orders.get(orderId, options);
+  }
+  if (params.awaitResult) {
+    const wait: AwaitResultOptions = Object.assign({}, params.awaitResult === true ? {} : params.awaitResult);
+    wait.signal ??= opts?.signal;
+    if (until !== undefined)
+      wait.maxWaitMs = Math.max(1, Math.min(wait.maxWaitMs ?? 60_000, until - Date.now()));
+    payment = await client.awaitPaymentResult(orderId, payment.payment_id, wait);
+  }
+  return { order, payment };
+}
+
+/** The order under the charge's key; the service's `idempotency_conflict` is the charge's conflict. */
+async function createOrder(
+  client: ChargeClient,
+  body: OrderCreateParams,
+  options: RequestOptions,
+  key: string,
+): Promise<OrderCreated> {
+  try {
+    return await client.orders.create(body, options);
+  } catch (error) {
+    if (error instanceof ConflictError && error.code === 'idempotency_conflict') {
+      throw new IdempotencyConflictError(
+        'order',
+        key,
+        "an order with other params, within the service's 24 hours",
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
