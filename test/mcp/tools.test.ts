@@ -115,6 +115,7 @@ describe('charge, once per key', () => {
     expect(first.isError, JSON.stringify(first)).toBeFalsy();
     const { payment } = body(first) as { payment: { payment_id: string; order_id: string } };
     const posts = served.posts('/payments');
+    const orderPosts = served.posts('/orders');
     for (let i = 0; i < 3; i++) {
       const again = await writer.call('charge', args);
       expect((body(again) as typeof first.structuredContent)?.payment).toEqual(
@@ -122,6 +123,7 @@ describe('charge, once per key', () => {
       );
     }
     expect(served.posts('/payments')).toBe(posts);
+    expect(served.posts('/orders')).toBe(orderPosts); // the intent store knows the key's order
     expect(paymentsOf(payment.order_id)).toHaveLength(1);
     // find_orders sees the order this server made.
     const found = body(await writer.call('find_orders', { external_reference: 'inv-77' }));

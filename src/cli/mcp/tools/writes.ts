@@ -7,7 +7,6 @@ import { positiveCents, uuid } from '../../../schemas/zod/fields.js';
 import { OrderCreateParams } from '../../../schemas/zod/orders.js';
 import { Payment, VoidResult } from '../../../schemas/zod/payments.js';
 import { Refund, RefundReason } from '../../../schemas/zod/refunds.js';
-import { chargeOrder, orderKey } from '../charge.js';
 import { idempotencyKey, type Tool, tool } from './define.js';
 
 const orderId = uuid.describe('The order id (a UUID).');
@@ -52,7 +51,7 @@ const createOrder = tool({
   amount: (args) => args.order.total_cents,
   run: async ({ client, known, signal }, args) => {
     const order = await client.orders.create(args.order, {
-      idempotencyKey: orderKey(args.idempotency_key),
+      idempotencyKey: args.idempotency_key,
       signal,
     });
     known.add(order.order_id);
@@ -108,14 +107,14 @@ const charge = tool({
   run: async ({ client, known, signal }, args) => {
     const key = args.idempotency_key;
     if (args.order) {
-      const payment =
-        args.amount_cents === undefined
-          ? undefined
-          : { method: 'card' as const, amount_cents: args.amount_cents };
-      const result = await chargeOrder(
-        client,
-        { idempotencyKey: key, order: args.order, ...(payment ? { payment } : {}) },
-        signal,
+      // client.charge (api.md 19): the order and its payment under the one key.
+      const result = await client.charge(
+        {
+          idempotencyKey: key,
+          order: args.order,
+          ...(args.amount_cents === undefined ? {} : { payment: { amount_cents: args.amount_cents } }),
+        },
+        { signal },
       );
       known.add(result.order.order_id);
       return { idempotency_key: key, order: created(result.order), payment: result.payment };
