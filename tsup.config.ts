@@ -64,6 +64,12 @@ export default defineConfig([
     removeNodeProtocol: false,
     banner: { js: '#!/usr/bin/env node' },
     noExternal: ['jose'],
-    external,
+    // `mcp` only, loaded on demand: the optional peer @modelcontextprotocol/sdk, and the engine
+    // client of --intent-store (the partner's redis or pg).
+    external: [...external, /^@modelcontextprotocol\/sdk(\/.*)?$/, 'redis', 'pg'],
+    // Its chunk (the mcp room) beside the bins, apart from the entries' chunks.
+    esbuildOptions(options) {
+      options.chunkNames = 'cli/[name]-[hash]';
+    },
   },
 ]);

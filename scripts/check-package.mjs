@@ -3,7 +3,8 @@
 // CommonJS and from ESM, then starts the bin and drives it over raw HTTP. It also follows every
 // relative link of the installed README and docs inside node_modules/partner-payments. The
 // partner-payments bin (doctor, verify) is run with npx against the installed mock bin, and the heap
-// a kept intent takes is measured from the built package.
+// a kept intent takes is measured from the built package. Last, `partner-payments mcp` is run
+// without its optional peer, then with it (scripts/check-mcp.mjs).
 import { spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -18,6 +19,7 @@ import {
 import { dirname, join, relative, resolve } from 'node:path';
 import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mjs';
 import { checkCli } from './check-cli.mjs';
+import { checkMcp } from './check-mcp.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
 
@@ -224,6 +226,8 @@ try {
   await checkMockProduct(scratch);
   await checkCli(scratch);
   await checkPythonAcceptance(scratch);
+  // Last: it installs the optional peer @modelcontextprotocol/sdk in the scratch project.
+  await checkMcp(scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -8,11 +8,13 @@ import { HELP_OPTION, parseFlags, parseUrlFlag, UsageError } from '../shared/arg
 export const PARTNER_USAGE = `Usage:
   partner-payments doctor [--scopes LIST] [--webhook-secret S] [--max-skew SECONDS] [--json]
   partner-payments verify [--read-only] [--webhooks URL] [--settle-wait SECONDS] [--json]
+  partner-payments mcp [--allow-writes] [--max-amount-cents N] [--http PORT]   (mcp --help)
 
 doctor checks a set-up in order (URLs, token endpoint, credentials, scopes, API and its version,
 clock, webhook secret), one line each with the fix; exit code 0 only when every check passes.
 verify runs a contract suite against an environment of the service (spec section per line); exit
-code 0 only without deviations. Both read the variables the client reads, or these flags:
+code 0 only without deviations. mcp serves tools for AI agents (see mcp --help, docs/agents.md).
+All read the variables the client reads, or these flags:
   --client-id       default PAYMENTS_CLIENT_ID (printed; the client id is not a secret)
   --client-secret   default PAYMENTS_CLIENT_SECRET (never printed; prefer the variable)
   --base-url        default PAYMENTS_BASE_URL (the API root, without /pos/v1)
@@ -95,7 +97,8 @@ export type CliArgs =
 
 type Env = Record<string, string | undefined>;
 
-const CONNECTION = {
+/** The connection flags every command of the bin takes (and `--timeout`, `--json`, `--help`). */
+export const CONNECTION = {
   'client-id': { type: 'string' },
   'client-secret': { type: 'string' },
   'base-url': { type: 'string' },
@@ -114,7 +117,7 @@ export function parsePartnerArgs(argv: string[], env: Env): CliArgs {
   if (command === '--version' || command === '-v') return { command: 'version' };
   if (command === 'doctor') return parseDoctor(rest, env);
   if (command === 'verify') return parseVerify(rest, env);
-  throw new UsageError(`unknown command ${command}: use doctor or verify`);
+  throw new UsageError(`unknown command ${command}: use doctor, verify or mcp`);
 }
 
 function parseDoctor(argv: string[], env: Env): DoctorArgs | { command: 'help'; topic: string } {
@@ -186,7 +189,8 @@ function parseVerify(argv: string[], env: Env): VerifyArgs | { command: 'help'; 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function connectionOf(values: Record<string, unknown>, env: Env): Connection {
+/** The connection settings from the flags, else the client's variables. */
+export function connectionOf(values: Record<string, unknown>, env: Env): Connection {
   const str = (name: string) => values[name] as string | undefined;
   const baseUrl = setting(str('base-url'), env, '--base-url', 'PAYMENTS_BASE_URL');
   const authUrl = setting(str('auth-url'), env, '--auth-url', 'PAYMENTS_AUTH_URL');
@@ -211,7 +215,8 @@ function setting(flag: string | undefined, env: Env, flagName: string, envName: 
   return { value: undefined, source: 'unset', flag: flagName, env: envName };
 }
 
-function seconds(value: string | undefined, flag: string, fallback: number): number {
+/** A flag's value in seconds (a number, 0 or more), or `fallback` when absent. */
+export function seconds(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || value.trim() === '') {
