@@ -29,6 +29,10 @@ const prelude = {
   controller: 'declare const controller: AbortController;',
   params: "declare const params: import('partner-payments').OrderCreateParams;",
   myOrderUuid: 'declare const myOrderUuid: string;',
+  cartId: 'declare const cartId: string;',
+  invoiceId: 'declare const invoiceId: string;',
+  carts:
+    'declare const carts: { get(id: string): Promise<{ id: string; locationId: string; totalCents: number }> };',
   traceId: 'declare const traceId: string;',
   baseUrl: 'declare const baseUrl: string;',
   clientId: 'declare const clientId: string;',
