@@ -199,7 +199,9 @@ try {
     import { heapPerKeptIntent } from './test/intents/kept-heap.mjs';
     const { perIntent, kept } = await heapPerKeptIntent(sdk);
     assert.equal(kept, 11000);
-    assert.ok(perIntent < 700, 'a kept intent takes ' + Math.round(perIntent) + ' bytes of heap (under 700 expected)');
+    // The same bound as the sources' test (the tight figure, under 700, is the bench's): it still
+    // fails the unflattened keys it guards against (996 to 1,041 bytes).
+    assert.ok(perIntent < 950, 'a kept intent takes ' + Math.round(perIntent) + ' bytes of heap (under 950 expected)');
     console.log('intents: ok, a kept intent takes ' + Math.round(perIntent) + ' bytes of heap from the built package');`;
   writeFileSync(join(scratch, 'check.cjs'), cjs);
   writeFileSync(join(scratch, 'check-webhooks.cjs'), cjsWebhooks);
