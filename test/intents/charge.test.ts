@@ -1,7 +1,6 @@
 // api.md 19: one key for the whole charge. A partner reruns its whole unit of work (create the order,
 // then pay it); the same key must give one order and one payment, whatever failed in between, and a
 // call's deadline covers its reconciliation. Through the public client, against the mock on loopback.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   IdempotencyConflictError,
@@ -17,6 +16,7 @@ import {
   serveFetch,
 } from '../../src/testing/index.js';
 import { caught } from '../helpers/caught.js';
+import { referenceUuidV5 } from '../helpers/uuid-v5.js';
 
 /** What reached the mock: method, path and the Idempotency-Key sent. */
 interface Seen {
@@ -63,17 +63,6 @@ const cart = (reference: string, total_cents = 2_500) => ({
   description: reference,
 });
 
-/** UUID v5 written independently of the SDK (node:crypto's SHA-1), per RFC 9562. */
-function v5(name: string, namespace: string): string {
-  const hash = createHash('sha1')
-    .update(Buffer.concat([Buffer.from(namespace.replace(/-/g, ''), 'hex'), Buffer.from(name, 'utf8')]))
-    .digest();
-  hash[6] = (hash[6]! & 0x0f) | 0x50;
-  hash[8] = (hash[8]! & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 describe('orders.create with a key of any string', () => {
   it('sends a non-UUID key as its UUID v5 in ORDER_KEY_NAMESPACE: twice, one order and the same UUID', async () => {
     const c = client();
@@ -83,8 +72,8 @@ describe('orders.create with a key of any string', () => {
     expect(ordersOf('cart-1')).toHaveLength(1);
     const keys = posts('/pos/v1/orders').map((s) => s.key);
     expect(keys).toEqual([
-      v5('checkout-cart-1', ORDER_KEY_NAMESPACE),
-      v5('checkout-cart-1', ORDER_KEY_NAMESPACE),
+      referenceUuidV5('checkout-cart-1', ORDER_KEY_NAMESPACE),
+      referenceUuidV5('checkout-cart-1', ORDER_KEY_NAMESPACE),
     ]);
   });
 
