@@ -106,7 +106,8 @@ export class HttpCore implements Requester {
     } catch (error) {
       return APIPromise.rejected(error); // a key that is not one: refused before anything is sent
     }
-    const state = this.#state(spec, headers);
+    const key = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
+    const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, key);
     // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
     // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
     if (!trace && middleware.length === 0 && !events.wants('end'))
@@ -292,10 +293,5 @@ export class HttpCore implements Requester {
       if (settle && meta) return settle.recover(final, meta) as Promise<z.infer<S>>;
       throw final;
     }
-  }
-
-  #state(spec: RequestSpec, headers: Record<string, string>): CallState {
-    const key = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
-    return new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, key);
   }
 }
