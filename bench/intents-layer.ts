@@ -64,7 +64,10 @@ const intentCall = (): IntentCall => ({
   response: { parse: (r: unknown) => r } as unknown as IntentCall['response'],
   options: { idempotencyKey: randomUUID() },
 });
-const keyed = () => runner.once(intentCall());
+const keyed = () => {
+  const call = intentCall();
+  return runner.once(call, call.options?.idempotencyKey as string);
+};
 const floorOnce = keyMemoryFloor(maxIntents);
 const floor = () => floorOnce(intentCall(), send);
 

@@ -4,7 +4,6 @@
 
 import { UUID_PATTERN } from '../../internal/uuid.js';
 import { uuidV5 } from '../../internal/uuid-v5.js';
-import { checkKey } from '../intents/failures.js';
 import type { CoreSpec } from '../types.js';
 
 /**
@@ -19,20 +18,25 @@ import type { CoreSpec } from '../types.js';
 export const ORDER_KEY_NAMESPACE = '28fe90d0-4725-4dbb-9216-63002d29ecdf';
 
 /**
- * The `Idempotency-Key` an order creation sends for the caller's key: a UUID (any version, any
- * case) unchanged, any other string of 1 to 255 characters as its UUID v5 in
- * {@link ORDER_KEY_NAMESPACE}. Anything else is refused before sending.
+ * The `Idempotency-Key` an order creation sends for the caller's key (checked by the core): a UUID
+ * (any version, any case) unchanged, any other string as its UUID v5 in {@link ORDER_KEY_NAMESPACE}.
  *
  * @example
  * orderKey('checkout-cart-1'); // the same UUID on every call, in every process
  */
-export function orderKey(key: unknown): string {
-  const checked = checkKey('order', key);
-  return UUID_PATTERN.test(checked) ? checked : uuidV5(checked, ORDER_KEY_NAMESPACE);
+export function orderKey(key: string): string {
+  return UUID_PATTERN.test(key) ? key : uuidV5(key, ORDER_KEY_NAMESPACE);
 }
 
-/** The headers of one call over `base` (Accept, User-Agent and the client's defaults, lower-case). */
-export function callHeaders(base: Record<string, string>, spec: CoreSpec): Record<string, string> {
+/**
+ * The headers of one call over `base` (Accept, User-Agent and the client's defaults, lower-case);
+ * `key` is the call's `idempotencyKey`, as the core checked it.
+ */
+export function callHeaders(
+  base: Record<string, string>,
+  spec: CoreSpec,
+  key: string | undefined,
+): Record<string, string> {
   const opts = spec.options;
   // Copied with Object.assign, not spread: on Node 20 each header added to an object spread from
   // another costs about a microsecond (V8 11); a call adds two to four (bench/object-copy.ts).
@@ -42,10 +46,10 @@ export function callHeaders(base: Record<string, string>, spec: CoreSpec): Recor
   else if (spec.body !== undefined) headers['content-type'] = 'application/json';
   // One key per call, so every attempt of an order creation is the same order to the service.
   // A key given as a header counts as the caller's key too.
-  const key = opts?.idempotencyKey ?? headers['idempotency-key'];
+  const given = key ?? headers['idempotency-key'];
   if (spec.retry === 'keyed')
-    headers['idempotency-key'] = key === undefined ? crypto.randomUUID() : orderKey(key);
-  else if (key !== undefined) headers['idempotency-key'] = key;
+    headers['idempotency-key'] = given === undefined ? crypto.randomUUID() : orderKey(given);
+  else if (given !== undefined) headers['idempotency-key'] = given;
   return headers;
 }
 

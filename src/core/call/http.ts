@@ -9,6 +9,7 @@ import type { SecretRegistry } from '../../internal/redact.js';
 import { sleep } from '../../internal/sleep.js';
 import type { AuthStrategy } from '../auth/strategies.js';
 import { type APIError, APIUserAbortError } from '../errors/api-errors.js';
+import { keyOf } from '../intents/failures.js';
 import type { IntentCall } from '../intents/intent.js';
 import { intentReads } from '../intents/reads.js';
 import { IntentRunner } from '../intents/runner.js';
@@ -96,18 +97,20 @@ export class HttpCore implements Requester {
    * creation (a spec with an intent) goes to the intent runner, which sends it through here.
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
-    if (spec.intent !== undefined) return this.intents.once(spec as RequestSpec as IntentCall);
-    const meta = responseMeta();
-    meta.redactHeaders = this.#redactHeaders;
-    const { events, middleware, trace } = this.#config;
-    let headers: Record<string, string>;
+    // The call's key, checked once, goes one way: to a payment's intent, or to an order's header.
+    let key: string | undefined;
     try {
-      headers = callHeaders(this.#config.headers, spec);
+      key = keyOf(spec);
     } catch (error) {
       return APIPromise.rejected(error); // a key that is not one: refused before anything is sent
     }
-    const key = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
-    const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, key);
+    if (spec.intent !== undefined) return this.intents.once(spec as RequestSpec as IntentCall, key as string);
+    const meta = responseMeta();
+    meta.redactHeaders = this.#redactHeaders;
+    const { events, middleware, trace } = this.#config;
+    const headers = callHeaders(this.#config.headers, spec, key);
+    const sentKey = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
+    const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, sentKey);
     // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
     // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
     if (!trace && middleware.length === 0 && !events.wants('end'))
@@ -130,7 +133,7 @@ export class HttpCore implements Requester {
 
   /** Attempts and retries without a call's id, middleware or events: the token grant. */
   exchange<S extends z.ZodType>(spec: CoreSpec<S>): Promise<z.infer<S>> {
-    const headers = callHeaders(this.#config.headers, spec);
+    const headers = callHeaders(this.#config.headers, spec, undefined);
     const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
     return this.#attempts(spec, state, headers, undefined, false);
   }

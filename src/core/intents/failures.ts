@@ -23,6 +23,22 @@ export function checkKey(kind: string, key: unknown): string {
   ]);
 }
 
+/**
+ * A call's idempotency key, checked before anything is sent: the caller's, or for a payment or
+ * refund without one a new UUID (flattened by the same check). Undefined for any other call without
+ * a key (an order creation gets its UUID with its headers).
+ */
+export function keyOf(spec: {
+  options?: { idempotencyKey?: unknown } | undefined;
+  intent?: { kind: string } | undefined;
+  retry: string;
+}): string | undefined {
+  const given = spec.options?.idempotencyKey;
+  const kind = spec.intent?.kind;
+  if (given === undefined) return kind === undefined ? undefined : checkKey(kind, crypto.randomUUID());
+  return checkKey(kind ?? (spec.retry === 'keyed' ? 'order' : 'request'), given);
+}
+
 /** The error of a call whose lease passed to another call: it sent nothing more. */
 export function lostLease(kind: string, key: string): CallError {
   const error = new CallError(

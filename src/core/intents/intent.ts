@@ -4,7 +4,6 @@ import { textDigest } from '../../internal/key-hash.js';
 import { reconcileMode } from '../options/checks.js';
 import type { IntentRecord } from '../stores/intent-store.js';
 import type { IntentSpec, ReconcileMode, RequestOptions, RequestSpec } from '../types.js';
-import { checkKey } from './failures.js';
 
 /**
  * A payment or refund creation as the core hands it to the intent runner: a spec with its intent
@@ -48,12 +47,12 @@ export interface Intent {
  */
 export function newIntent(
   call: IntentCall,
+  key: string,
   defaults: { reconcile: ReconcileMode; deadlineMs: number | undefined },
   owner: string,
 ): Intent {
   const opts = call.options;
   const { kind, orderId, paymentId, charge } = call.intent;
-  const key = checkKey(kind, opts?.idempotencyKey ?? crypto.randomUUID());
   const mode = reconcileMode(opts?.reconcile, defaults.reconcile);
   const deadlineMs = opts?.deadlineMs ?? defaults.deadlineMs;
   const leaseMs = deadlineMs ?? DEFAULT_LEASE_MS;

@@ -64,10 +64,10 @@ export class IntentRunner {
    * trip, so that the success path costs little beyond the request (the bench's intents figure).
    * Anything else, and a failed send, goes through {@link #run}.
    */
-  once<T>(call: IntentCall): APIPromise<T> {
+  once<T>(call: IntentCall, key: string): APIPromise<T> {
     let intent: Intent;
     try {
-      intent = newIntent(call, this.cfg, `${this.#id}:${++this.#calls}`);
+      intent = newIntent(call, key, this.cfg, `${this.#id}:${++this.#calls}`);
     } catch (error) {
       return APIPromise.rejected(error);
     }
