@@ -19,7 +19,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mjs';
 import { checkCli } from './check-cli.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
+import { checkShippedDocs } from './check-shipped-docs.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
+import { checkDocsFromPackage } from './run-docs.mjs';
 
 /** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
 const EVENT = {
@@ -69,6 +71,8 @@ try {
     throw new Error('msw got installed in the scratch project: the no-msw checks would prove nothing');
 
   checkLinks(join(scratch, 'node_modules', 'partner-payments'));
+  checkShippedDocs(join(scratch, 'node_modules', 'partner-payments'), root);
+  await checkDocsFromPackage(scratch);
 
   const cjs = `
     const assert = require('node:assert');
