@@ -42,7 +42,7 @@ const { scratch, files, size } = packAndInstall({ prefix: 'partner-payments-pack
 
 try {
   const allowed =
-    /^(dist\/.+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|examples\/[\w/-]+\.ts|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+    /^(dist\/.+\.(js|cjs|d\.ts|d\.cts)|docs\/[\w-]+\.md|examples\/[\w/-]+\.ts|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const unexpected = files.filter((f) => !allowed.test(f));
   if (unexpected.length)
     throw new Error(`the tarball holds files a consumer does not need:\n  ${unexpected.join('\n  ')}`);
