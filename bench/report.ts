@@ -12,6 +12,7 @@ import {
 import type { MemoryResult } from './memory.js';
 import type { MockBenchResult } from './mock.js';
 import { renderMock } from './mock-report.js';
+import type { PackageSize } from './package-size.js';
 import type { RedactionResult } from './redaction.js';
 import { formatBytes, formatRate, formatRatio, type Sample } from './stats.js';
 
@@ -34,6 +35,7 @@ export interface Report {
   comparisons: Comparison[];
   coldStarts?: ColdStart[];
   bundles?: BundleSize[];
+  packages?: PackageSize[];
   workers?: WorkerBundle[];
   memory?: MemoryResult;
   redaction?: RedactionResult;
@@ -140,6 +142,17 @@ export function renderReport(report: Report, command: string): string {
       '',
       '`partner-payments/webhooks` bundles no undici (checked from the esbuild metafile; the run fails otherwise).',
     );
+  }
+  if (report.packages) {
+    out.push('', '### Package size (npm pack; a production install with its dependencies)', '');
+    out.push(
+      '| Package | Tarball | Unpacked | Files | Source maps | Installed with dependencies | Packages installed |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const p of report.packages)
+      out.push(
+        `| ${p.name} ${p.version} | ${formatBytes(p.tarball)} | ${formatBytes(p.unpacked)} | ${p.files} | ${formatBytes(p.maps)} | ${formatBytes(p.installed)} | ${p.packages} |`,
+      );
   }
   if (report.memory) {
     const m = report.memory;

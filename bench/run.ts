@@ -6,7 +6,7 @@
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *   npm run bench:mock                 the mock section alone (the mock bin against Prism)
  *
- * Sections: http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
+ * Sections: package (tarball, unpacked and installed size beside stripe's), http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
  * memory, redaction (errors with 50,000 clients in the process), mock (the mock bin against Prism under
  * load), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
@@ -19,6 +19,7 @@ const SECTIONS = [
   'fleet',
   'webhooks',
   'footprint',
+  'package',
   'memory',
   'redaction',
   'deno',
@@ -79,6 +80,11 @@ if (only.includes('footprint')) {
   report.coldStarts = coldStarts(quick ? 3 : 15);
   report.bundles = await bundleSizes();
   report.workers = await workerBundles();
+}
+if (only.includes('package')) {
+  step('package size (tarball, unpacked, installed with its dependencies), beside stripe');
+  const { packageSizes } = await import('./package-size.js');
+  report.packages = packageSizes();
 }
 if (only.includes('memory')) {
   step('memory over 100,000 requests');

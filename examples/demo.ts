@@ -1,5 +1,5 @@
 // The whole payment lifecycle against the embedded mock service, with readable output.
-// Run: npm run demo
+// Run: npx tsx examples/demo.ts
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDeduplicator, verifyWebhook, type WebhookEvent } from 'partner-payments/webhooks';

@@ -1,5 +1,6 @@
 // Shared set-up of the examples: a client for the real service when PAYMENTS_BASE_URL is set,
 // otherwise the embedded mock on loopback (demo mode: the processor answers on its own).
+// typecheck-only: the set-up every example imports (they run; this module runs through them).
 import { fileURLToPath } from 'node:url';
 import { PaymentsClient, SCOPES } from 'partner-payments';
 import { createMockService, type MockServer, type MockService } from 'partner-payments/testing';

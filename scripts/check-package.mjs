@@ -21,7 +21,9 @@ import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mj
 import { checkCli } from './check-cli.mjs';
 import { checkMcp } from './check-mcp.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
+import { checkShippedDocs } from './check-shipped-docs.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
+import { checkDocsFromPackage } from './run-docs.mjs';
 
 /** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
 const EVENT = {
@@ -42,7 +44,7 @@ const { scratch, files, size } = packAndInstall({ prefix: 'partner-payments-pack
 
 try {
   const allowed =
-    /^(dist\/.+\.(js|cjs|d\.ts|d\.cts|js\.map|cjs\.map)|docs\/[\w-]+\.md|docs\/images\/[\w-]+\.png|examples\/[\w/-]+\.ts|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
+    /^(dist\/.+\.(js|cjs|d\.ts|d\.cts)|docs\/[\w-]+\.md|examples\/[\w/-]+\.ts|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/;
   const unexpected = files.filter((f) => !allowed.test(f));
   if (unexpected.length)
     throw new Error(`the tarball holds files a consumer does not need:\n  ${unexpected.join('\n  ')}`);
@@ -71,6 +73,8 @@ try {
     throw new Error('msw got installed in the scratch project: the no-msw checks would prove nothing');
 
   checkLinks(join(scratch, 'node_modules', 'partner-payments'));
+  checkShippedDocs(join(scratch, 'node_modules', 'partner-payments'), root);
+  await checkDocsFromPackage(scratch);
 
   const cjs = `
     const assert = require('node:assert');

@@ -25,6 +25,7 @@ import { defaultTransport } from './core/transport/default-transport.js';
 import { userAgent } from './core/transport/runtime.js';
 import type { Transport } from './core/transport/transport.js';
 import type { RequestOptions, RequestSpec } from './core/types.js';
+import { isMockClientId, mockClients } from './internal/mock-clients.js';
 import { SecretRegistry } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
 import { LaunchTokens } from './resources/launch-tokens.js';
@@ -97,6 +98,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
     deriving = undefined;
     const resolved = lineage ? lineage.resolved : resolveOptions(options);
     this.#options = resolved;
+    if (isMockClientId(resolved.clientId)) mockClients.add(this);
     this.#authSetup = { scopes: resolved.accessToken === undefined ? resolved.scopes : undefined };
     // This client's secrets (shared with the clients derived from it), released with it.
     const secrets = lineage ? lineage.secrets : new SecretRegistry();

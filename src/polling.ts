@@ -10,6 +10,7 @@ import {
 } from './core/errors/api-errors.js';
 import { RETRYABLE_STATUSES } from './core/limits/retry.js';
 import type { RequestOptions } from './core/types.js';
+import { mockClients } from './internal/mock-clients.js';
 import { sleep } from './internal/sleep.js';
 import type { Payment, PaymentStatus } from './schemas/payments.js';
 import type { Refund, RefundStatus } from './schemas/refunds.js';
@@ -116,7 +117,14 @@ export function awaitPaymentResult(
     options,
     PAYMENT_NEXT,
     (lastStatus, waitedMs) =>
-      new ResultTimeoutError({ orderId, paymentId, lastStatus, waitedMs, until: options.until }),
+      new ResultTimeoutError({
+        orderId,
+        paymentId,
+        lastStatus,
+        waitedMs,
+        until: options.until,
+        againstMock: mockClients.has(client),
+      }),
   );
 }
 
@@ -141,7 +149,15 @@ export function awaitRefundResult(
     options,
     REFUND_NEXT,
     (lastStatus, waitedMs) =>
-      new ResultTimeoutError({ orderId, paymentId, refundId, lastStatus, waitedMs, until: options.until }),
+      new ResultTimeoutError({
+        orderId,
+        paymentId,
+        refundId,
+        lastStatus,
+        waitedMs,
+        until: options.until,
+        againstMock: mockClients.has(client),
+      }),
   );
 }
 

@@ -6,4 +6,4 @@
  * import { VERSION } from 'partner-payments';
  * console.log(`partner-payments ${VERSION}`);
  */
-export const VERSION = '0.2.0';
+export const VERSION = '0.4.0';

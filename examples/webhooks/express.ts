@@ -1,4 +1,5 @@
 // A webhook receiver on Express 5. Run: PAYMENTS_WEBHOOK_SECRET=... tsx examples/webhooks/express.ts
+// typecheck-only: needs Express, a partner's framework; the repository's receiver tests run it (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import express, { type Express } from 'express';
 import { paymentsWebhooks, type ReceiverOptions, runIfMain, WEBHOOK_PATH } from './shared.js';
 

@@ -1,4 +1,5 @@
 // A webhook receiver on Fastify 5. Run: PAYMENTS_WEBHOOK_SECRET=... tsx examples/webhooks/fastify.ts
+// typecheck-only: needs Fastify, a partner's framework; the repository's receiver tests run it (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import Fastify, { type FastifyInstance } from 'fastify';
 import { paymentsWebhooks, type ReceiverOptions, runIfMain, WEBHOOK_PATH } from './shared.js';
 

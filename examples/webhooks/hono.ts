@@ -1,5 +1,6 @@
 // A webhook receiver on Hono (any runtime Hono runs on). Run (served on node:http):
 // PAYMENTS_WEBHOOK_SECRET=... tsx examples/webhooks/hono.ts
+// typecheck-only: needs Hono, a partner's framework; the repository's receiver tests run it (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import { Hono } from 'hono';
 import { serveFetchHandler } from './serve-fetch.js';
 import { paymentsWebhooks, type ReceiverOptions, runIfMain, WEBHOOK_PATH } from './shared.js';

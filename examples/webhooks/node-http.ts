@@ -1,4 +1,5 @@
 // A webhook receiver on node:http, no framework. Run: PAYMENTS_WEBHOOK_SECRET=... tsx examples/webhooks/node-http.ts
+// typecheck-only: a receiver that serves until stopped; the repository's receiver tests run it (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import { createServer, type Server } from 'node:http';
 import { paymentsWebhooks, type ReceiverOptions, runIfMain, WEBHOOK_PATH } from './shared.js';
 

@@ -1,5 +1,6 @@
 // Serves a fetch handler on node:http, for running and testing fetch-style handlers locally (on
 // Next.js, Hono or Workers the platform does this part).
+// typecheck-only: a helper of the fetch-style receivers; the repository's receiver tests run it (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

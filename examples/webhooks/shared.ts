@@ -1,5 +1,6 @@
 // What every receiver in this folder shares: one createWebhookHandler, with the hand-off to your job
 // queue in `onEvent`. The recipes differ only in how their framework hands the request over.
+// typecheck-only: what the receivers share; the repository's receiver tests run them (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import { pathToFileURL } from 'node:url';
 import { PaymentsClient } from 'partner-payments';
 import {

@@ -1,6 +1,7 @@
 // A webhook receiver as a Cloudflare Worker (module syntax). It runs with or without the
 // `nodejs_compat` flag: with it, deliveries are verified with node:crypto; without it, on Web Crypto.
 // Bundle with wrangler (or esbuild: --bundle --format=esm), then `wrangler secret put PAYMENTS_WEBHOOK_SECRET`.
+// typecheck-only: needs workerd (Cloudflare Workers); the repository's receiver tests run it there (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import { createWebhookHandler, type WebhookEvent, type WebhookHandler } from 'partner-payments/webhooks';
 
 /** The Worker's bindings. */

@@ -12,7 +12,7 @@ export interface MockClockOptions {
   /**
    * Whether the clock also moves with real time. Off, it only moves on `advance()`, which keeps tests
    * deterministic; the bin turns it on so that tokens and payments expire on their own.
-   * @default false
+   * @default true with `autoProcess` (demo outcomes arrive on their own), otherwise false
    */
   realTime?: boolean;
 }

@@ -37,7 +37,12 @@ import { registerControl } from './webhooks/registration.js';
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const opts = resolveOptions(options);
-  const clock = createClock(options.clock);
+  // Demo mode means outcomes arrive on their own: its clock follows real time unless the caller asks
+  // for a manual one (`clock: { realTime: false }`), or a partner's awaitPaymentResult waits forever.
+  const clock = createClock({
+    ...options.clock,
+    realTime: options.clock?.realTime ?? Boolean(options.autoProcess),
+  });
   const faults = new FaultQueue();
   const state = new MockState();
   const fixtures = opts.seed ? seedFixtures(state, clock.iso(), opts.credentialsTier) : emptyFixtures();

@@ -4,8 +4,9 @@ import type { MockClockOptions } from './clock.js';
 import type { RateTier } from './domain/state.js';
 
 /**
- * Demo mode: the processor answers on its own, on the mock clock (the bin's clock follows real time;
- * a test with a manual clock moves outcomes on with `mock.clock.advance()`).
+ * Demo mode: the processor answers on its own, on the mock clock, which then follows real time
+ * unless `clock: { realTime: false }` is given (a test with that manual clock moves outcomes on
+ * with `mock.clock.advance()`).
  *
  * @example
  * const mock = createMockService({ autoProcess: { approveAfterMs: 200, declineAmountsEndingIn: [13, 99] } });
@@ -32,13 +33,17 @@ export interface MockServiceOptions {
   seed?: boolean;
   /** Lifetime of minted access tokens, in seconds. @default 3600 */
   tokenTtlSeconds?: number;
-  /** Where the mock clock starts and whether it follows real time. @default { realTime: false } */
+  /** Where the mock clock starts and whether it follows real time. @default `{ realTime: false }`, `{ realTime: true }` with `autoProcess` */
   clock?: MockClockOptions;
   /** A pending payment expires after this long on the mock clock. @default 900_000 (15 minutes) */
   paymentTtlMs?: number;
   /** Refunds are refused with `refund_window_expired` this long after settlement. @default 180 days */
   refundWindowMs?: number;
-  /** Demo mode; `true` takes every default of {@link AutoProcessOptions}. @default false */
+  /**
+   * Demo mode; `true` takes every default of {@link AutoProcessOptions}. Its clock follows real time
+   * unless `clock.realTime` is `false`.
+   * @default false
+   */
   autoProcess?: boolean | AutoProcessOptions;
   /**
    * A webhook delivery attempt fails when the receiver takes longer: real milliseconds, since it

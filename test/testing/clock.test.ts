@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockService, MockControlError } from '../../src/testing/index.js';
 import { mintToken, newPayment, paymentPath, read, useMock } from './helpers.js';
 
-const h = useMock({ autoProcess: { approveAfterMs: 1_000, settleAfterMs: 5_000, refundAfterMs: 2_000 } });
+const h = useMock({
+  autoProcess: { approveAfterMs: 1_000, settleAfterMs: 5_000, refundAfterMs: 2_000 },
+  clock: { realTime: false }, // a manual clock, asked for: demo mode alone follows real time
+});
 const status = async (ids: { orderId: string; paymentId: string }) =>
   (await h.call('GET', paymentPath(ids))).body.status;
 

@@ -5,6 +5,7 @@ import { read } from './helpers.js';
 
 const mock = createMockService({
   autoProcess: { approveAfterMs: 1_500, settleAfterMs: 5_000, refundAfterMs: 2_000 },
+  clock: { realTime: false },
 });
 const server = setupServer(...mock.handlers);
 const { baseUrl, authUrl, clientId, clientSecret } = mock.clientOptions();

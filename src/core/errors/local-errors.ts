@@ -97,16 +97,20 @@ export class ResultTimeoutError extends PaymentsError {
     waitedMs: number;
     /** The statuses waited for, when the caller named them. */
     until?: readonly string[] | undefined;
+    /** The client calls the mock (`partner-payments/testing`): the advice says how to move it on. */
+    againstMock?: boolean;
   }) {
     const what = init.refundId
       ? `Refund ${init.refundId} of payment ${init.paymentId}`
       : `Payment ${init.paymentId}`;
     const waitingFor = init.until?.length ? ` (waiting for ${init.until.join(' or ')})` : '';
-    const advice = init.refundId
-      ? 'The payment.refunded event signals completion; read the refund again later.'
-      : init.lastStatus === 'pending' || init.lastStatus === undefined
-        ? 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).'
-        : 'Read the payment again later, or wait for its webhook event.';
+    const advice = init.againstMock
+      ? mockAdvice(init.refundId ? `confirmRefund('${init.refundId}')` : `approve('${init.paymentId}')`)
+      : init.refundId
+        ? 'The payment.refunded event signals completion; read the refund again later.'
+        : init.lastStatus === 'pending' || init.lastStatus === undefined
+          ? 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).'
+          : 'Read the payment again later, or wait for its webhook event.';
     super(
       `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${formatDuration(init.waitedMs)}${waitingFor}. ${advice}`,
     );
@@ -117,6 +121,12 @@ export class ResultTimeoutError extends PaymentsError {
     this.waitedMs = init.waitedMs;
   }
 }
+
+/** What moves a pending payment or refund on in the mock, where support has nothing to investigate. */
+const mockAdvice = (call: string) =>
+  `This client uses the mock's credentials: the mock's processor answers when your test calls mock.processor.${call}, ` +
+  'or on its own in demo mode (createMockService({ autoProcess: true })); with a manual clock ' +
+  '(clock: { realTime: false }) demo outcomes wait for mock.clock.advance(ms).';
 
 /**
  * The former name of {@link ResultTimeoutError}, which is thrown for refunds too. The same class, so

@@ -1,6 +1,7 @@
 // app/api/webhooks/route.ts in a Next.js App Router project: the whole webhook route.
 // Register https://<your-domain>/api/webhooks as the endpoint; set PAYMENTS_WEBHOOK_SECRET (and, during
 // a rotation, PAYMENTS_WEBHOOK_SECRET_PREVIOUS) in the project's environment.
+// typecheck-only: needs Next.js; the repository's receiver tests run it (https://github.com/partner-payments/partner-payments-node/tree/main/test/webhooks).
 import { createWebhookHandler } from 'partner-payments/webhooks';
 import { jobs } from '../../../lib/jobs.js';
 
