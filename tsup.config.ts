@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
@@ -13,6 +14,24 @@ const webTransport: NonNullable<Options['esbuildPlugins']>[number] = {
     build.onResolve({ filter: /\/default-transport\.js$|\.fast\.js$/ }, (args) => ({
       path: resolve(args.resolveDir, args.path.replace(/\.js$/, '.web.ts')),
     }));
+  },
+};
+
+// tsup 8.5's tree-shaking pass (`treeshake: true`) hands each chunk to rollup, whose output already
+// ends with `//# sourceMappingURL=<file>.map`, and then appends that comment itself: every .js and
+// .cjs file ended with it twice (scripts/check-package-output.mjs checks). Keep the last one; the
+// lines above it, and so the map, are unchanged.
+const oneSourceMapComment: NonNullable<Options['plugins']>[number] = {
+  name: 'one-source-map-comment',
+  async buildEnd({ writtenFiles }) {
+    for (const { name } of writtenFiles) {
+      if (!/\.c?js$/.test(name)) continue;
+      const lines = (await readFile(name, 'utf8')).split('\n');
+      const comments = lines.flatMap((line, i) => (line.startsWith('//# sourceMappingURL=') ? [i] : []));
+      if (comments.length < 2) continue;
+      const drop = new Set(comments.slice(0, -1));
+      await writeFile(name, lines.filter((_, i) => !drop.has(i)).join('\n'));
+    }
   },
 };
 
@@ -34,10 +53,9 @@ export default defineConfig([
     removeNodeProtocol: false,
     splitting: true,
     treeshake: true,
+    plugins: [oneSourceMapComment],
     // import.meta.url in the CommonJS build: the msw adapter resolves msw from the package's place.
     shims: true,
-    // jose is ESM-only: bundle it so the CommonJS build needs no require(esm).
-    noExternal: ['jose'],
     external,
   },
   {
@@ -51,6 +69,7 @@ export default defineConfig([
     removeNodeProtocol: false,
     splitting: true,
     treeshake: true,
+    plugins: [oneSourceMapComment],
     external: [...external, /^node:/],
     esbuildPlugins: [webTransport],
   },
@@ -63,7 +82,6 @@ export default defineConfig([
     platform: 'node',
     removeNodeProtocol: false,
     banner: { js: '#!/usr/bin/env node' },
-    noExternal: ['jose'],
     external,
   },
 ]);
