@@ -19,6 +19,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mjs';
 import { checkCli } from './check-cli.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
+import { checkDependencies } from './check-package-deps.mjs';
+import { checkBuildOutput } from './check-package-output.mjs';
+import { checkTypes } from './check-package-types.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
 
 /** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
@@ -69,6 +72,9 @@ try {
     throw new Error('msw got installed in the scratch project: the no-msw checks would prove nothing');
 
   checkLinks(join(scratch, 'node_modules', 'partner-payments'));
+  checkDependencies(join(scratch, 'node_modules', 'partner-payments'));
+  checkBuildOutput(join(scratch, 'node_modules', 'partner-payments'));
+  await checkTypes(scratch);
 
   const cjs = `
     const assert = require('node:assert');
