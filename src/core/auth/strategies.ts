@@ -202,7 +202,7 @@ export function clientCredentialsGrant(
       retry: 'safe',
       response: TokenResponse,
       context: 'Could not get an access token',
-      explain: explainCredentials,
+      explain: (error) => explainCredentials(error, o),
     });
 }
 
