@@ -38,8 +38,6 @@ export default defineConfig([
     treeshake: true,
     // import.meta.url in the CommonJS build: the msw adapter resolves msw from the package's place.
     shims: true,
-    // jose is ESM-only: bundle it so the CommonJS build needs no require(esm).
-    noExternal: ['jose'],
     external,
   },
   {
@@ -65,7 +63,6 @@ export default defineConfig([
     platform: 'node',
     removeNodeProtocol: false,
     banner: { js: '#!/usr/bin/env node' },
-    noExternal: ['jose'],
     // `mcp` only, loaded on demand: the optional peer @modelcontextprotocol/sdk, and the engine
     // client of --intent-store (the partner's redis or pg).
     external: [...external, /^@modelcontextprotocol\/sdk(\/.*)?$/, 'redis', 'pg'],

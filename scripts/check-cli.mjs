@@ -63,13 +63,13 @@ export async function checkCli(scratch) {
   const mock = startMock(scratch, ['--port', '0', '--no-auto', '--forward-to', hooks]);
   try {
     const text = await mock.banner;
-    const field = (label) => new RegExp(`${label}:\\s+(\\S+)`).exec(text)?.[1] ?? '';
+    const field = (label) => new RegExp(`${label}(?::\\s+|=)(\\S+)`).exec(text)?.[1] ?? '';
     const env = {
-      PAYMENTS_BASE_URL: field('base URL'),
-      PAYMENTS_AUTH_URL: field('auth URL'),
-      PAYMENTS_CLIENT_ID: field('client id'),
-      PAYMENTS_CLIENT_SECRET: field('client secret'),
-      PAYMENTS_WEBHOOK_SECRET: field('webhook signing secret'),
+      PAYMENTS_BASE_URL: field('PAYMENTS_BASE_URL'),
+      PAYMENTS_AUTH_URL: field('PAYMENTS_AUTH_URL'),
+      PAYMENTS_CLIENT_ID: field('PAYMENTS_CLIENT_ID'),
+      PAYMENTS_CLIENT_SECRET: field('PAYMENTS_CLIENT_SECRET'),
+      PAYMENTS_WEBHOOK_SECRET: field('PAYMENTS_WEBHOOK_SECRET'),
     };
     expect(
       env.PAYMENTS_WEBHOOK_SECRET.startsWith('whsec_'),

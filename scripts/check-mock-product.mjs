@@ -80,15 +80,15 @@ export async function checkMockProduct(scratch) {
   const mock = startBin(bin, ['--port', '0', '--no-auto', '--forward-to', receiver.url]);
   try {
     const text = await mock.until('Press Ctrl+C', 'start');
-    const field = (label) => new RegExp(`${label}:\\s+(\\S+)`).exec(text)?.[1] ?? '';
-    const base = field('base URL');
-    const secret = field('webhook signing secret');
+    const field = (label) => new RegExp(`${label}(?::\\s+|=)(\\S+)`).exec(text)?.[1] ?? '';
+    const base = field('PAYMENTS_BASE_URL');
+    const secret = field('PAYMENTS_WEBHOOK_SECRET');
     expect(secret.startsWith('whsec_'), `no signing secret printed:\n${text}`);
 
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
-      client_id: field('client id'),
-      client_secret: field('client secret'),
+      client_id: field('PAYMENTS_CLIENT_ID'),
+      client_secret: field('PAYMENTS_CLIENT_SECRET'),
     });
     const token = (await call(base, 'POST', '/oauth2/token', { form })).data.access_token;
     const location = field('location \\(payments enabled\\)');

@@ -21,6 +21,9 @@ import { checkPythonAcceptance } from '../test/mock-product/python-acceptance.mj
 import { checkCli } from './check-cli.mjs';
 import { checkMcp } from './check-mcp.mjs';
 import { checkMockProduct } from './check-mock-product.mjs';
+import { checkDependencies } from './check-package-deps.mjs';
+import { checkBuildOutput } from './check-package-output.mjs';
+import { checkTypes } from './check-package-types.mjs';
 import { checkShippedDocs } from './check-shipped-docs.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
 import { checkDocsFromPackage } from './run-docs.mjs';
@@ -75,6 +78,9 @@ try {
   checkLinks(join(scratch, 'node_modules', 'partner-payments'));
   checkShippedDocs(join(scratch, 'node_modules', 'partner-payments'), root);
   await checkDocsFromPackage(scratch);
+  checkDependencies(join(scratch, 'node_modules', 'partner-payments'));
+  checkBuildOutput(join(scratch, 'node_modules', 'partner-payments'));
+  await checkTypes(scratch);
 
   const cjs = `
     const assert = require('node:assert');
@@ -254,14 +260,14 @@ async function checkBin(bin) {
       });
       child.once('exit', (code) => reject(new Error(`the bin exited with ${code}:\n${out}${err}`)));
     });
-    const field = (label) => new RegExp(`${label}:\\s+(\\S+)`).exec(text)?.[1] ?? '';
-    const base = field('base URL');
+    const field = (label) => new RegExp(`${label}(?::\\s+|=)(\\S+)`).exec(text)?.[1] ?? '';
+    const base = field('PAYMENTS_BASE_URL');
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
-      client_id: field('client id'),
-      client_secret: field('client secret'),
+      client_id: field('PAYMENTS_CLIENT_ID'),
+      client_secret: field('PAYMENTS_CLIENT_SECRET'),
     });
-    const minted = await fetch(`${field('auth URL')}/oauth2/token`, { method: 'POST', body: form });
+    const minted = await fetch(`${field('PAYMENTS_AUTH_URL')}/oauth2/token`, { method: 'POST', body: form });
     if (minted.status !== 200) throw new Error(`bin: minting a token answered ${minted.status}`);
     const { access_token } = await minted.json();
     const order = await fetch(`${base}/pos/v1/orders`, {

@@ -11,8 +11,10 @@ import type { RequestOptions } from './core/types.js';
 import type { AwaitResultOptions } from './polling.js';
 import type { Orders } from './resources/orders.js';
 import { paymentCreation } from './resources/payments.js';
-import { type OrderCreated, type OrderCreateParams, OrderCreateRequest } from './schemas/orders.js';
-import { type Payment, PaymentCreateParams } from './schemas/payments.js';
+import { OrderCreateRequest } from './schemas/compiled/orders.js';
+import { PaymentCreateParams } from './schemas/compiled/payments.js';
+import type { OrderCreated, OrderCreateParams } from './schemas/orders.js';
+import type * as P from './schemas/payments.js';
 
 /**
  * What `client.charge` takes: the partner's own key for the whole unit of work, the order, and
@@ -36,7 +38,7 @@ export interface ChargeParams {
   /**
    * The payment. @default { method: 'card' }, with `amount_cents` the order's `total_cents`
    */
-  payment?: Partial<PaymentCreateParams>;
+  payment?: Partial<P.PaymentCreateParams>;
   /**
    * Wait for the payment to leave `pending` (or reach `until`) before answering, within the call's
    * deadline. @default undefined (the payment is returned `pending`)
@@ -55,13 +57,13 @@ export interface ChargeResult {
   /** The order created under the key (or, on a rerun the store knows, read from the service). */
   order: OrderCreated;
   /** The payment made under the key: `pending`, or its result with `awaitResult`. */
-  payment: Payment;
+  payment: P.Payment;
 }
 
 /** The client a charge runs on (a `PaymentsClient`). */
 interface ChargeClient extends Requester {
   orders: Orders;
-  awaitPaymentResult(orderId: string, paymentId: string, opts?: AwaitResultOptions): Promise<Payment>;
+  awaitPaymentResult(orderId: string, paymentId: string, opts?: AwaitResultOptions): Promise<P.Payment>;
 }
 
 /** What the charge needs of its client beyond its resources. */

@@ -8,7 +8,7 @@ import { type AuthStrategy, clientCredentialsGrant, makeAuth } from './core/auth
 import type { APIPromise } from './core/call/api-promise.js';
 import { HttpCore } from './core/call/http.js';
 import type { Requester } from './core/call/requester.js';
-import { type AuthSetup, explainScope } from './core/errors/hints.js';
+import { type AuthSetup, explainCredentials, explainScope } from './core/errors/hints.js';
 import type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
@@ -133,7 +133,8 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       middleware: resolved.middleware,
       trace: resolved.tracer && callTracer(resolved.tracer, traceTarget(resolved.baseUrl)),
       limiter: this.#limiter,
-      explain: (error, spec) => explainScope(error, spec.scope, this.#authSetup),
+      // A token of a client revoked since it was minted: the API answers 401 client_revoked.
+      explain: (error, spec) => explainCredentials(explainScope(error, spec.scope, this.#authSetup)),
       // The intent store is shared with the clients derived from this one (same keys, same payments).
       intents: {
         store: lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore(),

@@ -3,7 +3,7 @@
 
 import { RequestValidationError } from './core/errors/api-errors.js';
 import type { RequestOptions } from './core/types.js';
-import { uuid } from './schemas/fields.js';
+import { uuid } from './schemas/compiled/fields.js';
 import type { Order } from './schemas/orders.js';
 
 /**

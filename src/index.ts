@@ -60,13 +60,17 @@ export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checko
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
 export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';
 export { awaitPaymentResult, awaitRefundResult } from './polling.js';
-export type { LaunchTokens } from './resources/launch-tokens.js';
-export type { Locations } from './resources/locations.js';
-export type { Orders } from './resources/orders.js';
-export type { Payments } from './resources/payments.js';
-export type { Refunds } from './resources/refunds.js';
-export type { JsonDocument, Specs } from './resources/specs.js';
-export type { WebhookEndpoints } from './resources/webhook-endpoints.js';
+// The resource classes are values too: a class's declaration is a value in the built types
+// whatever the export says (scripts/check-package-types.mjs holds types and run time equal), so
+// `client.orders instanceof Orders` holds.
+export { LaunchTokens } from './resources/launch-tokens.js';
+export { Locations } from './resources/locations.js';
+export { Orders } from './resources/orders.js';
+export { Payments } from './resources/payments.js';
+export { Refunds } from './resources/refunds.js';
+export type { JsonDocument } from './resources/specs.js';
+export { Specs } from './resources/specs.js';
+export { WebhookEndpoints } from './resources/webhook-endpoints.js';
 export type { ErrorCode, Open, Scope } from './schemas/common.js';
 export { DEFAULT_SCOPES, ERROR_CODES, SCOPES } from './schemas/common.js';
 export { REFUND_EVENT_KINDS } from './schemas/events.js';

@@ -10,7 +10,8 @@ import {
   LaunchSession,
   LaunchToken,
   LaunchTokenCreateParams,
-} from '../schemas/launch-tokens.js';
+} from '../schemas/compiled/launch-tokens.js';
+import type * as T from '../schemas/launch-tokens.js';
 
 /**
  * Launch links: short-lived, single-use tokens that open a point-of-sale session for a user
@@ -30,7 +31,7 @@ export class LaunchTokens {
    * const link = await client.launchTokens.create({ location_id: locationId, role_slug: 'location_manager' });
    * res.redirect(link.launch_url);
    */
-  create(params: LaunchTokenCreateParams, opts?: RequestOptions): APIPromise<LaunchToken> {
+  create(params: T.LaunchTokenCreateParams, opts?: RequestOptions): APIPromise<T.LaunchToken> {
     return APIPromise.run(() => {
       const body = validate(LaunchTokenCreateParams, params, 'launch token');
       // Each call mints a new single-use credential; a duplicate is harmless (the unused one expires).
@@ -57,13 +58,13 @@ export class LaunchTokens {
    * @example
    * const session = await client.launchTokens.exchange(launchToken);
    */
-  exchange(launchToken: string, opts?: RequestOptions): APIPromise<LaunchSession> {
+  exchange(launchToken: string, opts?: RequestOptions): APIPromise<T.LaunchSession> {
     return APIPromise.run(() => {
       const body = validate(LaunchExchangeParams, { launch_token: launchToken }, 'launch exchange');
       // The token is the credential of this call: scrubbed from its errors and logs even when the
       // service echoes it bare ("launch token lt_... was already used").
       const release = holdSecret(launchToken);
-      let call: APIPromise<LaunchSession>;
+      let call: APIPromise<T.LaunchSession>;
       try {
         call = this.client.request({
           method: 'POST',

@@ -6,13 +6,8 @@ import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
 import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
-import {
-  LocationListParams as ListParams,
-  Location,
-  type LocationListParams,
-  LocationPage,
-  type LocationSummary,
-} from '../schemas/locations.js';
+import { LocationListParams as ListParams, Location, LocationPage } from '../schemas/compiled/locations.js';
+import type * as T from '../schemas/locations.js';
 import { checkIds } from './ids.js';
 
 /** Locations in your partner scope (spec 4.8, 4.9). */
@@ -26,7 +21,7 @@ export class Locations {
    * const page = await client.locations.list({ search: 'north' });
    * for await (const location of client.locations.list({ limit: 200 })) console.log(location.name);
    */
-  list(params: LocationListParams = {}, opts?: RequestOptions): PagePromise<LocationSummary> {
+  list(params: T.LocationListParams = {}, opts?: RequestOptions): PagePromise<T.LocationSummary> {
     // Validated now, but a failure rejects the returned promise (and the iteration) like any other error.
     let query: ReturnType<typeof ListParams.parse>;
     try {
@@ -59,7 +54,7 @@ export class Locations {
    * const location = await client.locations.get(locationId);
    * if (!location.features.includes('payments')) throw new Error('payments are not enabled here');
    */
-  get(locationId: string, opts?: RequestOptions): APIPromise<Location> {
+  get(locationId: string, opts?: RequestOptions): APIPromise<T.Location> {
     return APIPromise.run(() => {
       checkIds({ locationId });
       return this.client.request({

@@ -5,13 +5,8 @@ import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
 import { orderRead } from '../core/intents/reads.js';
 import type { RequestOptions } from '../core/types.js';
-import {
-  type Order,
-  OrderCreated,
-  type OrderCreateParams,
-  OrderCreateRequest,
-  type OrderWithCheckout,
-} from '../schemas/orders.js';
+import { OrderCreated, OrderCreateRequest } from '../schemas/compiled/orders.js';
+import type * as T from '../schemas/orders.js';
 import { checkIds } from './ids.js';
 
 /** Orders: the container of a payment transaction (spec 4.1, 4.2). */
@@ -35,11 +30,11 @@ export class Orders {
    * const order = await client.orders.create({ location_id: locationId, total_cents: 12_500, external_reference: 'INV-1001' });
    */
   create(
-    params: OrderCreateParams & { return_url: string; cancel_url: string },
+    params: T.OrderCreateParams & { return_url: string; cancel_url: string },
     opts?: RequestOptions,
-  ): APIPromise<OrderWithCheckout>;
-  create(params: OrderCreateParams, opts?: RequestOptions): APIPromise<OrderCreated>;
-  create(params: OrderCreateParams, opts?: RequestOptions): APIPromise<OrderCreated> {
+  ): APIPromise<T.OrderWithCheckout>;
+  create(params: T.OrderCreateParams, opts?: RequestOptions): APIPromise<T.OrderCreated>;
+  create(params: T.OrderCreateParams, opts?: RequestOptions): APIPromise<T.OrderCreated> {
     return APIPromise.run(() => {
       const body = validate(OrderCreateRequest, params, 'order');
       return this.client.request({
@@ -64,7 +59,7 @@ export class Orders {
    * const order = await client.orders.get(orderId);
    * console.log(order.status, order.payments.map((p) => p.status));
    */
-  get(orderId: string, opts?: RequestOptions): APIPromise<Order> {
+  get(orderId: string, opts?: RequestOptions): APIPromise<T.Order> {
     return APIPromise.run(() => {
       checkIds({ orderId });
       return this.client.request(orderRead(orderId, opts));

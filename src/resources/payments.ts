@@ -7,7 +7,8 @@ import { paymentRead } from '../core/intents/reads.js';
 import type { IntentSpec, RequestOptions, RequestSpec } from '../core/types.js';
 import { formatCents } from '../internal/format.js';
 import { path } from '../internal/path.js';
-import { Payment, PaymentCreateParams, VoidResult } from '../schemas/payments.js';
+import { Payment, PaymentCreateParams, VoidResult } from '../schemas/compiled/payments.js';
+import type * as T from '../schemas/payments.js';
 import { checkIds } from './ids.js';
 
 /**
@@ -16,7 +17,7 @@ import { checkIds } from './ids.js';
  */
 export function paymentCreation(
   orderId: string,
-  body: PaymentCreateParams & { amount_cents: number },
+  body: T.PaymentCreateParams & { amount_cents: number },
   options: RequestOptions | undefined,
 ): RequestSpec<typeof Payment> & { intent: IntentSpec } {
   return {
@@ -64,7 +65,7 @@ export class Payments {
    *   { idempotencyKey: `charge-${order.order_id}` },
    * );
    */
-  create(orderId: string, params: PaymentCreateParams, opts?: RequestOptions): APIPromise<Payment> {
+  create(orderId: string, params: T.PaymentCreateParams, opts?: RequestOptions): APIPromise<T.Payment> {
     return APIPromise.run(() => {
       checkIds({ orderId });
       const body = validate(PaymentCreateParams, params, 'payment');
@@ -80,7 +81,7 @@ export class Payments {
    * @example
    * const payment = await client.payments.get(orderId, paymentId);
    */
-  get(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<Payment> {
+  get(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<T.Payment> {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       return this.client.request(paymentRead(orderId, paymentId, opts));
@@ -96,7 +97,7 @@ export class Payments {
    * @example
    * const { status, voided_at } = await client.payments.void(orderId, paymentId);
    */
-  void(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<VoidResult> {
+  void(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<T.VoidResult> {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       return this.client.request({

@@ -6,7 +6,8 @@ import { validate } from '../core/call/validate.js';
 import { refundRead } from '../core/intents/reads.js';
 import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
-import { Refund, RefundCreateParams } from '../schemas/refunds.js';
+import { Refund, RefundCreateParams } from '../schemas/compiled/refunds.js';
+import type * as T from '../schemas/refunds.js';
 import { checkIds } from './ids.js';
 
 /** Refunds of settled payments (spec 4.6, 4.7). */
@@ -36,9 +37,9 @@ export class Refunds {
   create(
     orderId: string,
     paymentId: string,
-    params: RefundCreateParams,
+    params: T.RefundCreateParams,
     opts?: RequestOptions,
-  ): APIPromise<Refund> {
+  ): APIPromise<T.Refund> {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       const body = validate(RefundCreateParams, params, 'refund');
@@ -70,7 +71,7 @@ export class Refunds {
    * const refund = await client.refunds.get(orderId, paymentId, refundId);
    * if (refund.status === 'failed') console.warn(refund.processor_message);
    */
-  get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): APIPromise<Refund> {
+  get(orderId: string, paymentId: string, refundId: string, opts?: RequestOptions): APIPromise<T.Refund> {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId, refundId });
       return this.client.request(refundRead(orderId, paymentId, refundId, opts));

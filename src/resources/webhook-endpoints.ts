@@ -5,7 +5,11 @@ import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
 import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
-import { WebhookEndpointCreated, WebhookEndpointCreateParams } from '../schemas/webhook-endpoints.js';
+import {
+  WebhookEndpointCreated,
+  WebhookEndpointCreateParams,
+} from '../schemas/compiled/webhook-endpoints.js';
+import type * as T from '../schemas/webhook-endpoints.js';
 import { checkIds } from './ids.js';
 
 /** Webhook endpoint registration (spec 4.13; admin scope `svc/webhooks:subscribe`). */
@@ -27,9 +31,9 @@ export class WebhookEndpoints {
    */
   create(
     partnerId: string,
-    params: WebhookEndpointCreateParams,
+    params: T.WebhookEndpointCreateParams,
     opts?: RequestOptions,
-  ): APIPromise<WebhookEndpointCreated> {
+  ): APIPromise<T.WebhookEndpointCreated> {
     return APIPromise.run(() => {
       checkIds({ partnerId });
       const body = validate(WebhookEndpointCreateParams, params, 'webhook endpoint');

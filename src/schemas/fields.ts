@@ -1,33 +1,9 @@
-// The building blocks every schema shares, as the client checks them: UUIDs, cents, contact formats,
-// secure URLs, page bounds and the error envelope; the type of the error envelope. Compiled from
-// src/schemas/zod/fields.ts (src/schemas/compiled/fields.ts): loading this module loads no zod.
+// The type of the error envelope every error response carries, inferred from
+// src/schemas/zod/fields.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/fields.js';
 import type * as Z from './zod/fields.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const cents = compiled.cents;
-/** @hidden */
-export const ErrorBody = compiled.ErrorBody;
-/** @hidden */
-export const e164Phone = compiled.e164Phone;
-/** @hidden */
-export const email = compiled.email;
-/** @hidden */
-export const nonNegativeCents = compiled.nonNegativeCents;
-/** @hidden */
-export const pageLimit = compiled.pageLimit;
-/** @hidden */
-export const pageOffset = compiled.pageOffset;
-/** @hidden */
-export const positiveCents = compiled.positiveCents;
-/** @hidden */
-export const secureUrl = compiled.secureUrl;
-/** @hidden */
-export const timestamp = compiled.timestamp;
-/** @hidden */
-export const uuid = compiled.uuid;
 
 /**
  * The error envelope every error response carries.

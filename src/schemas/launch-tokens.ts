@@ -1,21 +1,11 @@
 // Launch links (spec 4.12): the default role; the types of the create and exchange bodies, the launch
-// token and the POS session, inferred from src/schemas/zod/launch-tokens.ts; and the checks the client
-// runs, compiled from it (src/schemas/compiled/launch-tokens.ts), so that loading this loads no zod.
+// token and the POS session, inferred from src/schemas/zod/launch-tokens.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/launch-tokens.js';
 import type * as Z from './zod/launch-tokens.js';
 
 export { DEFAULT_ROLE_SLUG } from './constants.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const LaunchExchangeParams = compiled.LaunchExchangeParams;
-/** @hidden */
-export const LaunchSession = compiled.LaunchSession;
-/** @hidden */
-export const LaunchToken = compiled.LaunchToken;
-/** @hidden */
-export const LaunchTokenCreateParams = compiled.LaunchTokenCreateParams;
 
 /**
  * The body of `POST /pos/v1/launch-tokens`.

@@ -1,8 +1,8 @@
-// Level 3 (line-item) data: the types, inferred from src/schemas/zod/level3.ts; the checks the client
-// runs, compiled from it (src/schemas/compiled/level3.ts), so that loading this module loads no zod;
-// and the cross-field arithmetic, `level3Violations()` (src/schemas/rules/level3.ts).
+// Level 3 (line-item) data: the types, inferred from src/schemas/zod/level3.ts, and the cross-field
+// arithmetic, `level3Violations()` (src/schemas/rules/level3.ts).
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/level3.js';
 import type * as Z from './zod/level3.js';
 
 export {
@@ -11,12 +11,6 @@ export {
   type Level3Violation,
   level3Violations,
 } from './rules/level3.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const Level3 = compiled.Level3;
-/** @hidden */
-export const Level3LineItem = compiled.Level3LineItem;
 
 /**
  * One Level 3 line item. `quantity` may be fractional (fuel is sold in fractions of a gallon).

@@ -1,21 +1,9 @@
 // Locations (spec 4.8, 4.9): the types of the address, the listed and the read location, the list's
-// query parameters and its page, inferred from src/schemas/zod/locations.ts; and the checks the client
-// runs, compiled from it (src/schemas/compiled/locations.ts), so that loading this module loads no zod.
+// query parameters and its page, inferred from src/schemas/zod/locations.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/locations.js';
 import type * as Z from './zod/locations.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const Address = compiled.Address;
-/** @hidden */
-export const Location = compiled.Location;
-/** @hidden */
-export const LocationListParams = compiled.LocationListParams;
-/** @hidden */
-export const LocationPage = compiled.LocationPage;
-/** @hidden */
-export const LocationSummary = compiled.LocationSummary;
 
 /**
  * A location's postal address; every field may be absent.

@@ -1,12 +1,8 @@
-// The token endpoint's answer (spec 5.3): its type, inferred from src/schemas/zod/oauth.ts, and the
-// check the client runs, compiled from it (src/schemas/compiled/oauth.ts): loading this loads no zod.
+// The token endpoint's answer (spec 5.3): its type, inferred from src/schemas/zod/oauth.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/oauth.js';
 import type * as Z from './zod/oauth.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const TokenResponse = compiled.TokenResponse;
 
 /**
  * The token endpoint's answer (spec 5.3), read leniently.

@@ -1,25 +1,11 @@
 // Orders (spec 4.1, 4.2): the statuses; the types of the create body, the creation response and the
-// order with its payments, inferred from src/schemas/zod/orders.ts; and the checks the client runs,
-// compiled from it (src/schemas/compiled/orders.ts), so that loading this module loads no zod.
+// order with its payments, inferred from src/schemas/zod/orders.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/orders.js';
 import type * as Z from './zod/orders.js';
 
 export { ORDER_STATUSES } from './constants.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const Order = compiled.Order;
-/** @hidden */
-export const OrderCreated = compiled.OrderCreated;
-/** @hidden */
-export const OrderCreateParams = compiled.OrderCreateParams;
-/** @hidden */
-export const OrderCreateRequest = compiled.OrderCreateRequest;
-/** @hidden */
-export const OrderPayment = compiled.OrderPayment;
-/** @hidden */
-export const OrderStatus = compiled.OrderStatus;
 
 /**
  * An order's status, open for values added later.

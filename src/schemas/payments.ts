@@ -1,21 +1,11 @@
 // Payments (spec 4.3 to 4.5): the statuses; the types of the create body, the payment and the result
-// of a void, inferred from src/schemas/zod/payments.ts; and the checks the client runs, compiled from
-// it (src/schemas/compiled/payments.ts), so that loading this module loads no zod.
+// of a void, inferred from src/schemas/zod/payments.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/payments.js';
 import type * as Z from './zod/payments.js';
 
 export { PAYMENT_STATUSES } from './constants.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const Payment = compiled.Payment;
-/** @hidden */
-export const PaymentCreateParams = compiled.PaymentCreateParams;
-/** @hidden */
-export const PaymentStatus = compiled.PaymentStatus;
-/** @hidden */
-export const VoidResult = compiled.VoidResult;
 
 /**
  * A payment's status, open for values added later.

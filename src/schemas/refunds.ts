@@ -1,21 +1,11 @@
 // Refunds (spec 4.6, 4.7): the reasons and statuses; the types of the create body and the refund,
-// inferred from src/schemas/zod/refunds.ts; and the checks the client runs, compiled from it
-// (src/schemas/compiled/refunds.ts), so that loading this module loads no zod.
+// inferred from src/schemas/zod/refunds.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/refunds.js';
 import type * as Z from './zod/refunds.js';
 
 export { REFUND_REASONS, REFUND_STATUSES } from './constants.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const Refund = compiled.Refund;
-/** @hidden */
-export const RefundCreateParams = compiled.RefundCreateParams;
-/** @hidden */
-export const RefundReason = compiled.RefundReason;
-/** @hidden */
-export const RefundStatus = compiled.RefundStatus;
 
 /**
  * Why a refund is issued (the request accepts only these).

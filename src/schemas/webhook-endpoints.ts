@@ -1,17 +1,9 @@
 // Webhook endpoint registration (spec 4.13): the types of the create body, the endpoint and the answer
-// with its signing secret, inferred from src/schemas/zod/webhook-endpoints.ts; and the checks the client
-// runs, compiled from it (src/schemas/compiled/webhook-endpoints.ts), so that this loads no zod.
+// with its signing secret, inferred from src/schemas/zod/webhook-endpoints.ts.
+// The checks the client runs are in src/schemas/compiled/, under the same names, and are not
+// re-exported here: a type and a value of one name get published as a value (see src/index.ts).
 import type { z } from 'zod';
-import * as compiled from './compiled/webhook-endpoints.js';
 import type * as Z from './zod/webhook-endpoints.js';
-
-// The checks the client runs, under the names of the zod schemas they were compiled from.
-/** @hidden */
-export const WebhookEndpoint = compiled.WebhookEndpoint;
-/** @hidden */
-export const WebhookEndpointCreated = compiled.WebhookEndpointCreated;
-/** @hidden */
-export const WebhookEndpointCreateParams = compiled.WebhookEndpointCreateParams;
 
 /**
  * The body of `POST /admin/v1/partners/{partner_id}/webhook-endpoints`.

@@ -1,7 +1,6 @@
 // `createMockService()`: wires the mock's state, clock, processor, token authority, routes, faults
 // and webhook deliverer into a MockService, for msw handlers, `fetch` or a loopback server.
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'msw';
 import { SCOPES } from '../schemas/common.js';
 import { createClock } from './clock.js';
 import { pinnedEndpoints } from './control/pins.js';
@@ -22,7 +21,7 @@ import type { MockService } from './mock-service.js';
 import { type MockServiceOptions, resolveOptions } from './options.js';
 import { buildRoutes } from './routes/index.js';
 import { serveEngine } from './servers/http-server.js';
-import { mswHandlers } from './servers/msw.js';
+import { type MswHandler, mswHandlers } from './servers/msw.js';
 import { WebhookDeliverer } from './webhooks/deliverer.js';
 import { registerControl } from './webhooks/registration.js';
 
@@ -95,7 +94,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   // The engine behind a fetch signature (msw); a reset stays `Response.error()`.
   const engineFetch = async (request: Request) =>
     toResponse(await dispatch(await incomingFromRequest(request)));
-  let handlers: RequestHandler[] | undefined;
+  let handlers: MswHandler[] | undefined;
   const mock: MockService = {
     get handlers() {
       handlers ??= mswHandlers(engineFetch);

@@ -19,7 +19,7 @@ export {
   type ServeOptions,
   serveFetch,
 } from './servers/http-server.js';
-export { serveHandlers } from './servers/msw.js';
+export { type MswHandler, serveHandlers } from './servers/msw.js';
 export {
   type Delivery,
   type DeliveryAttempt,

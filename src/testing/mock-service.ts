@@ -1,6 +1,5 @@
 // The public types of the mock: MockService (what `createMockService()` returns), its webhook side
 // MockWebhooks, and MockServer, a mock listening on loopback.
-import type { RequestHandler } from 'msw';
 import type { KnownEventKind } from '../schemas/events.js';
 import type { MockClock } from './clock.js';
 import type { FixtureClient, MockFixtures } from './domain/fixtures.js';
@@ -9,6 +8,7 @@ import type { MockSnapshot } from './domain/snapshot.js';
 import type { RateTier } from './domain/state.js';
 import type { FaultSpec } from './faults/fault-queue.js';
 import type { LoopbackServer } from './servers/http-server.js';
+import type { MswHandler } from './servers/msw.js';
 import type { Delivery, EventEnvelope } from './webhooks/deliveries.js';
 
 /**
@@ -75,7 +75,7 @@ export interface MockService {
    * adapter over {@link MockService.fetch}. Only this needs msw (an optional peer); reading it without
    * msw installed throws an error that says `npm install -D msw`.
    */
-  readonly handlers: RequestHandler[];
+  readonly handlers: MswHandler[];
   /** The one clock of the mock: advance it to run whatever falls due. */
   readonly clock: MockClock;
   /** The seeded partners, clients and locations (the same object before and after `reset()`). */

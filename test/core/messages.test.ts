@@ -10,6 +10,7 @@ import {
   type PaymentsClientOptions,
   PaymentsError,
   PermissionDeniedError,
+  RequestValidationError,
 } from '../../src/index.js';
 import { expectCaught, leaked, rendered } from '../helpers/leaks.js';
 
@@ -161,5 +162,60 @@ describe('PaymentsError.is across realms', () => {
   it('accepts every error of this realm the SDK throws', async () => {
     const error = await refund(client(insufficientScope));
     expect(PaymentsError.is(error)).toBe(true);
+  });
+});
+
+describe('first-hour messages', () => {
+  it('a payment without `method` says required, as docs/errors.md promises; a wrong one says what it must be', async () => {
+    const c = client(() => json(500, {}));
+    const missing = await c.payments
+      .create(ORDER, { amount_cents: 100 } as never)
+      .catch((e: unknown) => e as RequestValidationError);
+    expect(missing).toBeInstanceOf(RequestValidationError);
+    expect(missing.issues).toEqual([{ path: ['method'], message: 'required' }]);
+    const wrong = await c.payments
+      .create(ORDER, { method: 'cash', amount_cents: 100 } as never)
+      .catch((e: unknown) => e as RequestValidationError);
+    expect(wrong.issues).toEqual([{ path: ['method'], message: "must be 'card'" }]);
+  });
+
+  it('a revoked client (401 client_revoked) is told to create a new API client, at the token endpoint and the API', async () => {
+    const revoked = () => json(401, { error: 'client_revoked', message: 'Client revoked', request_id: 'r' });
+    const minting = new PaymentsClient({
+      clientId: 'client-id',
+      clientSecret: SECRET,
+      baseUrl: 'https://api.payments.test',
+      maxRetries: 0,
+      fetch: async () => revoked(),
+    });
+    const atMint = await minting.orders.get(ORDER).catch((e: unknown) => e as AuthenticationError);
+    expect(atMint.code).toBe('client_revoked');
+    expect(atMint.message).toContain('create a new API client in the admin portal');
+    const atApi = await client(revoked)
+      .orders.get(ORDER)
+      .catch((e: unknown) => e as AuthenticationError);
+    expect(atApi.code).toBe('client_revoked');
+    expect(atApi.message).toContain('create a new API client in the admin portal');
+  });
+
+  it('a client secret with a trailing line break is named (never quoted) when the token endpoint refuses it', async () => {
+    const refusing = (clientSecret: string) =>
+      new PaymentsClient({
+        clientId: 'client-id',
+        clientSecret,
+        baseUrl: 'https://api.payments.test',
+        maxRetries: 0,
+        fetch: async () => json(401, { error: 'invalid_client', message: 'Client authentication failed' }),
+      });
+    const padded = await refusing(`${SECRET}\n`)
+      .orders.get(ORDER)
+      .catch((e: unknown) => e as AuthenticationError);
+    expect(padded.message).toContain('`clientSecret` has whitespace at an end');
+    expect(JSON.stringify({ message: padded.message, error: padded })).not.toContain(SECRET);
+    // The control: the same refusal of a clean secret says nothing of whitespace.
+    const clean = await refusing(SECRET)
+      .orders.get(ORDER)
+      .catch((e: unknown) => e as AuthenticationError);
+    expect(clean.message).not.toContain('whitespace');
   });
 });

@@ -3,14 +3,14 @@
 // whose values the cases of test/helpers/schema-cases.ts replace.
 import type { z } from 'zod';
 import * as compiledEvents from '../../src/schemas/compiled/events.js';
-import * as compiledFields from '../../src/schemas/fields.js';
-import * as compiledLaunchTokens from '../../src/schemas/launch-tokens.js';
-import * as compiledLocations from '../../src/schemas/locations.js';
-import * as compiledOauth from '../../src/schemas/oauth.js';
-import * as compiledOrders from '../../src/schemas/orders.js';
-import * as compiledPayments from '../../src/schemas/payments.js';
-import * as compiledRefunds from '../../src/schemas/refunds.js';
-import * as compiledWebhookEndpoints from '../../src/schemas/webhook-endpoints.js';
+import * as compiledFields from '../../src/schemas/compiled/fields.js';
+import * as compiledLaunchTokens from '../../src/schemas/compiled/launch-tokens.js';
+import * as compiledLocations from '../../src/schemas/compiled/locations.js';
+import * as compiledOauth from '../../src/schemas/compiled/oauth.js';
+import * as compiledOrders from '../../src/schemas/compiled/orders.js';
+import * as compiledPayments from '../../src/schemas/compiled/payments.js';
+import * as compiledRefunds from '../../src/schemas/compiled/refunds.js';
+import * as compiledWebhookEndpoints from '../../src/schemas/compiled/webhook-endpoints.js';
 import { LaunchExchangeParams, LaunchTokenCreateParams } from '../../src/schemas/zod/launch-tokens.js';
 import { LocationListParams } from '../../src/schemas/zod/locations.js';
 import { OrderCreateRequest } from '../../src/schemas/zod/orders.js';

@@ -4,14 +4,14 @@ import { UsageError } from '../../src/cli/shared/args.js';
 import { mintToken, read } from '../testing/helpers.js';
 import { startBin } from './bin.js';
 
-const field = (text: string, label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(text)?.[1] ?? '';
+const field = (text: string, label: string) => new RegExp(`${label}(?::\\s+|=)(\\S+)`).exec(text)?.[1] ?? '';
 
 /** The printed client's token and the printed location of a started bin. */
 async function printed(text: string) {
-  const baseUrl = field(text, 'base URL');
+  const baseUrl = field(text, 'PAYMENTS_BASE_URL');
   const minted = await mintToken(baseUrl, {
-    clientId: field(text, 'client id'),
-    clientSecret: field(text, 'client secret'),
+    clientId: field(text, 'PAYMENTS_CLIENT_ID'),
+    clientSecret: field(text, 'PAYMENTS_CLIENT_SECRET'),
   });
   const location = field(text, '\\(payments enabled\\)');
   const get = async (path: string) =>

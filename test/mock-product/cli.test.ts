@@ -59,7 +59,7 @@ function bin(args: string[]) {
   return { exited, until, out: () => out, err: () => err };
 }
 
-const field = (text: string, label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(text)?.[1] ?? '';
+const field = (text: string, label: string) => new RegExp(`${label}(?::\\s+|=)(\\S+)`).exec(text)?.[1] ?? '';
 
 describe('partner-payments-mock --forward-to and trigger', () => {
   it('forwards a triggered event, signed with the printed secret, and logs each attempt', async () => {
@@ -68,11 +68,11 @@ describe('partner-payments-mock --forward-to and trigger', () => {
       const mock = bin(['--port', '0', '--no-auto', '--forward-to', receiver.url]);
       const text = await mock.until('Press Ctrl+C');
       expect(field(text, 'forwarding webhooks to')).toBe(receiver.url);
-      const secret = field(text, 'webhook signing secret');
+      const secret = field(text, 'PAYMENTS_WEBHOOK_SECRET');
       expect(secret).toMatch(/^whsec_/);
-      expect(field(text, 'dashboard')).toBe(`${field(text, 'base URL')}/_mock/`);
+      expect(field(text, 'dashboard')).toBe(`${field(text, 'PAYMENTS_BASE_URL')}/_mock/`);
 
-      const triggered = bin(['trigger', 'payment.approved', '--mock', field(text, 'base URL')]);
+      const triggered = bin(['trigger', 'payment.approved', '--mock', field(text, 'PAYMENTS_BASE_URL')]);
       expect(await triggered.exited).toBe(0);
       const eventId = triggered.out().trim();
       expect(eventId).toMatch(/^evt_/);
@@ -93,7 +93,7 @@ describe('partner-payments-mock --forward-to and trigger', () => {
     try {
       const mock = bin(['--port', '0', '--no-auto', '--forward-to', receiver.url]);
       const text = await mock.until('Press Ctrl+C');
-      await trigger(field(text, 'base URL'), 'payment.cancelled');
+      await trigger(field(text, 'PAYMENTS_BASE_URL'), 'payment.cancelled');
       await mock.until(/payment\.cancelled evt_\S+ attempt 1\/6: HTTP 503, next attempt in 1 min/);
     } finally {
       await receiver.close();

@@ -30,7 +30,7 @@ export async function checkPythonAcceptance(scratch) {
       const timer = setTimeout(() => reject(new Error(`the bin did not start:\n${out}`)), 30_000);
       child.stdout.on('data', (chunk) => {
         out += chunk;
-        const match = /base URL:\s+(\S+)/.exec(out);
+        const match = /PAYMENTS_BASE_URL=(\S+)/.exec(out);
         if (match && out.includes('Press Ctrl+C')) {
           clearTimeout(timer);
           resolve(match[1]);

@@ -25,19 +25,32 @@ function startBin(args: string[]) {
   return { child, ready, exited, output: () => out, errors: () => err };
 }
 
-const field = (text: string, label: string) => new RegExp(`${label}:\\s+(\\S+)`).exec(text)?.[1] ?? '';
+const field = (text: string, label: string) => new RegExp(`${label}(?::\\s+|=)(\\S+)`).exec(text)?.[1] ?? '';
 
 describe('partner-payments-mock bin', () => {
   it('prints URLs, a ready client and the seeded locations, serves them, and stops cleanly on SIGTERM', async () => {
     const bin = startBin(['--port', '0', '--no-auto']);
     const text = await bin.ready;
-    const baseUrl = field(text, 'base URL');
+    // The settings as lines a partner pastes into a .env file, each once, at the start of its line.
+    const env = Object.fromEntries(
+      [...text.matchAll(/^(PAYMENTS_\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]] as const),
+    );
+    expect(Object.keys(env)).toEqual([
+      'PAYMENTS_BASE_URL',
+      'PAYMENTS_AUTH_URL',
+      'PAYMENTS_CLIENT_ID',
+      'PAYMENTS_CLIENT_SECRET',
+      'PAYMENTS_LOCATION_ID',
+    ]);
+    expect(text.split(env.PAYMENTS_CLIENT_SECRET!)).toHaveLength(2);
+    expect(env.PAYMENTS_LOCATION_ID).toBe(field(text, '\\(payments enabled\\)'));
+    const baseUrl = field(text, 'PAYMENTS_BASE_URL');
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(field(text, 'auth URL')).toBe(baseUrl);
+    expect(field(text, 'PAYMENTS_AUTH_URL')).toBe(baseUrl);
     const location = field(text, '\\(payments enabled\\)');
     const minted = await mintToken(baseUrl, {
-      clientId: field(text, 'client id'),
-      clientSecret: field(text, 'client secret'),
+      clientId: field(text, 'PAYMENTS_CLIENT_ID'),
+      clientSecret: field(text, 'PAYMENTS_CLIENT_SECRET'),
     });
     expect(minted.status).toBe(200);
     const answer = await read(

@@ -7,7 +7,7 @@ import type { Delivery, MockService } from '../../testing/index.js';
 export function attemptLine(d: Delivery, index: number, nowMs: number): string {
   const attempt = d.attempts[index]!;
   const answer =
-    attempt.status === null ? `no answer (${attempt.error ?? 'error'})` : `HTTP ${attempt.status}`;
+    attempt.status === null ? `no answer from ${d.url} (${why(attempt.error)})` : `HTTP ${attempt.status}`;
   const head = `webhook ${d.event_kind} ${d.event_id} attempt ${index + 1}/6: ${answer}`;
   if (attempt.ok) return `${head}, delivered`;
   const last = index === d.attempts.length - 1;
@@ -17,6 +17,14 @@ export function attemptLine(d: Delivery, index: number, nowMs: number): string {
     return `${head}, next attempt in ${minutes} min`;
   }
   return head;
+}
+
+/** A failed attempt's error, said so that the set-up mistake behind it shows. */
+function why(error: string | undefined): string {
+  if (error === 'ECONNREFUSED')
+    return 'ECONNREFUSED: connection refused, is your receiver listening on that port?';
+  if (error === 'TimeoutError') return 'TimeoutError: the receiver did not answer in time';
+  return error ?? 'error';
 }
 
 /**

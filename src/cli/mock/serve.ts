@@ -42,12 +42,22 @@ export async function serve(args: ServeArgs): Promise<void> {
     throw listenError(error, args.host, args.port);
   }
   const partner = mock.fixtures.partners[0]!;
+  let forward: ReturnType<typeof forwardWebhooks> | null = null;
+  if (args.forwardTo) forward = forwardWebhooks(mock, partner.partnerId, args.forwardTo, write);
+  // The settings as PAYMENTS_* lines a partner pastes into a .env file (or, each after `export`, a
+  // shell): every value is the mock's own (fixed mock credentials, a mock signing secret).
+  const env = [
+    `PAYMENTS_BASE_URL=${server.baseUrl}`,
+    `PAYMENTS_AUTH_URL=${server.authUrl}`,
+    `PAYMENTS_CLIENT_ID=${mock.credentials.clientId}`,
+    `PAYMENTS_CLIENT_SECRET=${mock.credentials.clientSecret}`,
+    `PAYMENTS_LOCATION_ID=${partner.locations.payments}`,
+    ...(forward ? [`PAYMENTS_WEBHOOK_SECRET=${forward.signingSecret}`] : []),
+  ];
   const lines = [
-    'Partner Payments mock is running.',
-    `  base URL:      ${server.baseUrl}`,
-    `  auth URL:      ${server.authUrl}`,
-    `  client id:     ${mock.credentials.clientId}`,
-    `  client secret: ${mock.credentials.clientSecret}   (a fixed mock credential, not a real secret)`,
+    'Partner Payments mock is running. Its settings, for a .env file (mock credentials, not real secrets):',
+    ...env,
+    '',
     `  rate limit:    ${rateLimitLine(args.rateLimit)}`,
     `  partner id:    ${partner.partnerId}`,
     `  location (payments enabled): ${partner.locations.payments}`,
@@ -59,13 +69,8 @@ export async function serve(args: ServeArgs): Promise<void> {
     `  max orders:    ${args.maxOrders.toLocaleString('en-US')} (the oldest goes first)${args.specs ? '' : '; spec documents off (--no-specs)'}`,
     `  demo mode: ${args.autoProcess ? 'on (approve after 1.5 s, amounts ending in 13 decline)' : 'off'}`,
   ];
-  let forward: ReturnType<typeof forwardWebhooks> | null = null;
   if (args.forwardTo) {
-    forward = forwardWebhooks(mock, partner.partnerId, args.forwardTo, write);
-    lines.push(
-      `  forwarding webhooks to: ${args.forwardTo}`,
-      `  webhook signing secret: ${forward.signingSecret}   (verify deliveries with it)`,
-    );
+    lines.push(`  forwarding webhooks to: ${args.forwardTo} (signed with PAYMENTS_WEBHOOK_SECRET above)`);
   }
   lines.push('Press Ctrl+C to stop.');
   write(lines.join('\n'));

@@ -3,7 +3,8 @@
  * another (`unauthorized()`); it never sees the client secret, and a strategy never sees a request.
  */
 import type { SecretRegistry } from '../../internal/redact.js';
-import { TokenResponse } from '../../schemas/oauth.js';
+import { TokenResponse } from '../../schemas/compiled/oauth.js';
+import type { TokenResponse as Token } from '../../schemas/oauth.js';
 import { APIUserAbortError, CallError } from '../errors/api-errors.js';
 import { explainCredentials } from '../errors/hints.js';
 import type { EmitFn } from '../observe/events.js';
@@ -29,7 +30,7 @@ export const REFRESHABLE = new Set(['token_expired', 'invalid_token']);
 export { TokenResponse };
 
 /** Mints a token: the core's POST to `{authUrl}/oauth2/token`, retried like a read. */
-export type MintFn = () => Promise<TokenResponse>;
+export type MintFn = () => Promise<Token>;
 
 /** The lifetime assumed when the token endpoint does not say (spec 8: one hour). */
 const DEFAULT_LIFETIME_S = 3600;
@@ -182,7 +183,7 @@ export function makeAuth(
  * through `exchange` (the core's attempts, timeouts and retries, as for a read; no call events).
  */
 export function clientCredentialsGrant(
-  exchange: (spec: CoreSpec<typeof TokenResponse>) => Promise<TokenResponse>,
+  exchange: (spec: CoreSpec<typeof TokenResponse>) => Promise<Token>,
   o: Pick<ResolvedOptions, 'clientId' | 'clientSecret' | 'scopes' | 'authUrl'>,
 ): MintFn {
   const form = {
@@ -201,7 +202,7 @@ export function clientCredentialsGrant(
       retry: 'safe',
       response: TokenResponse,
       context: 'Could not get an access token',
-      explain: explainCredentials,
+      explain: (error) => explainCredentials(error, o),
     });
 }
 

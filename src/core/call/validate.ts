@@ -21,7 +21,9 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, what: s
     const message =
       issue.code === 'unrecognized_keys'
         ? `${issue.message} (fields use the service's snake_case names, such as total_cents)`
-        : issue.code === 'invalid_type' && isMissing(input, path)
+        : // A missing field fails its type or, for a literal (`method: 'card'`), its value: either way
+          // it is `required` (docs/errors.md), not "must be 'card'".
+          (issue.code === 'invalid_type' || issue.code === 'invalid_value') && isMissing(input, path)
           ? 'required'
           : issue.message;
     return { path, message, ...(code ? { code } : {}) };

@@ -34,9 +34,32 @@ export function explainScope(error: unknown, scope: string | undefined, auth: Au
   return error;
 }
 
-/** Adds to a `401 invalid_client` from the token endpoint which options and variables to check. */
-export function explainCredentials(error: unknown): unknown {
-  if (!(error instanceof APIError) || error.code !== 'invalid_client') return error;
+/** What the credential hints know of the credentials: only their form, never the secret itself. */
+export interface CredentialsSetup {
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+}
+
+/**
+ * Adds to a `401 invalid_client` from the token endpoint which options and variables to check (and
+ * that the secret or id has whitespace at an end, the trailing line break of a file or `.env`, when
+ * it has: without ever quoting the secret), and to a `401 client_revoked` what to do about it.
+ */
+export function explainCredentials(error: unknown, setup: CredentialsSetup = {}): unknown {
+  if (!(error instanceof APIError)) return error;
+  if (error.code === 'client_revoked') {
+    error.message +=
+      ' This API client is revoked, and stays so: create a new API client in the admin portal and use its id and secret (`clientId` and `clientSecret`, or PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET).';
+    return error;
+  }
+  if (error.code !== 'invalid_client') return error;
+  const padded = (value: string | undefined) => value !== undefined && value !== value.trim();
+  const which = [
+    padded(setup.clientId) ? '`clientId`' : undefined,
+    padded(setup.clientSecret) ? '`clientSecret`' : undefined,
+  ].filter(Boolean);
+  if (which.length > 0)
+    error.message += ` ${which.join(' and ')} ${which.length > 1 ? 'have' : 'has'} whitespace at an end (a line break or space, as a file or .env line leaves): trim it.`;
   error.message +=
     ' The token endpoint refused the client id or secret: check `clientId` and `clientSecret` (or the PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET environment variables), and that `authUrl` is the issuer of that API client.';
   return error;

@@ -1,9 +1,9 @@
 // The reads reconciliation makes (an order with its payments, a payment, a refund), as requests of
 // the core's own: the specs that `orders.get`, `payments.get` and `refunds.get` send too.
 import { path } from '../../internal/path.js';
-import { Order } from '../../schemas/orders.js';
-import { Payment } from '../../schemas/payments.js';
-import { Refund } from '../../schemas/refunds.js';
+import { Order } from '../../schemas/compiled/orders.js';
+import { Payment } from '../../schemas/compiled/payments.js';
+import { Refund } from '../../schemas/compiled/refunds.js';
 import type { APIPromise } from '../call/api-promise.js';
 import type { RequestOptions, RequestSpec } from '../types.js';
 import type { IntentIO } from './reconcile.js';

@@ -1,5 +1,5 @@
 // The mock's location routes (spec 4.8, 4.9): list with paging and fuzzy search, and get one.
-import { LocationListParams } from '../../schemas/locations.js';
+import { LocationListParams } from '../../schemas/compiled/locations.js';
 import { fuzzySearch } from '../domain/search.js';
 import type { LocationRecord } from '../domain/state.js';
 import { issuesToError } from '../engine/issues.js';

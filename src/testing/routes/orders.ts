@@ -1,7 +1,7 @@
 // The mock's order routes (spec 4.1, 4.2): create an order (Idempotency-Key replay and conflict, the
 // hosted checkout URL) and get one.
 import { createHash } from 'node:crypto';
-import { uuid } from '../../schemas/fields.js';
+import { uuid } from '../../schemas/compiled/fields.js';
 import { createOrder as createOrderRecord } from '../domain/orders.js';
 import type { OrderRecord } from '../domain/state.js';
 import { findOrder, fingerprint } from '../engine/lookup.js';

@@ -1,12 +1,27 @@
 // The mock's msw adapter: msw loaded on first use (an optional peer), the catch-all handlers over
 // `mock.fetch`, and `serveHandlers()`, which serves msw handlers on a loopback server.
 import { createRequire } from 'node:module';
-import type { RequestHandler } from 'msw';
 import { redact } from '../../internal/redact.js';
 import { json, newRequestId } from '../engine/respond.js';
 import { type FetchHandler, type LoopbackServer, type ServeOptions, serveFetch } from './http-server.js';
 
 type Msw = typeof import('msw');
+
+/**
+ * An msw request handler (at run time, an instance of msw's `RequestHandler`): what
+ * `mock.handlers` holds and `serveHandlers()` takes. Declared here, not imported from msw: msw is
+ * an optional peer, and the types of `partner-payments/testing` must compile without it (with
+ * `skipLibCheck: false`, an import of msw's types fails "Cannot find module 'msw'"). It is `any`
+ * because msw's class has private members: no structural type of ours could be passed to
+ * `setupServer()`.
+ *
+ * @example
+ * import { setupServer } from 'msw/node';
+ * const handlers: MswHandler[] = mock.handlers;
+ * const server = setupServer(...handlers);
+ */
+// biome-ignore lint/suspicious/noExplicitAny: msw's RequestHandler is a class with private members (see above).
+export type MswHandler = any;
 
 let loaded: Msw | undefined;
 
@@ -35,7 +50,7 @@ export function loadMsw(): Msw {
 }
 
 /** The msw adapter of the engine: three catch-all handlers that hand the request to `mock.fetch`. */
-export function mswHandlers(engine: FetchHandler): RequestHandler[] {
+export function mswHandlers(engine: FetchHandler): MswHandler[] {
   const { http } = loadMsw();
   const resolver = ({ request }: { request: Request }) => engine(request);
   return [
@@ -57,7 +72,7 @@ export function mswHandlers(engine: FetchHandler): RequestHandler[] {
  * const client = new PaymentsClient({ baseUrl: server.url, authUrl: server.url, ... });
  */
 export function serveHandlers(
-  handlers: readonly RequestHandler[] | (() => readonly RequestHandler[]),
+  handlers: readonly MswHandler[] | (() => readonly MswHandler[]),
   options: ServeOptions = {},
 ): Promise<LoopbackServer> {
   const { getResponse } = loadMsw();

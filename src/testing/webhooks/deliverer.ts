@@ -234,9 +234,16 @@ export class WebhookDeliverer {
       const ok = response.statusCode >= 200 && response.statusCode < 300;
       return { at, status: response.statusCode, ok };
     } catch (error) {
-      return { at, status: null, ok: false, error: error instanceof Error ? error.name : 'Error' };
+      return { at, status: null, ok: false, error: failureName(error) };
     }
   }
+}
+
+/** Why an attempt got no answer: the system's code (ECONNREFUSED), else the error's name (TimeoutError). */
+function failureName(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  return error instanceof Error ? error.name : 'Error';
 }
 
 /** Whether a delivery URL points at this machine (127.0.0.0/8, ::1, localhost). */

@@ -43,6 +43,7 @@ export interface DeliveryAttempt {
   /** The receiver's status, or null when it did not answer in time or could not be reached. */
   status: number | null;
   ok: boolean;
+  /** Why no answer came: the system's code (`ECONNREFUSED`), `TimeoutError`, or `NotLoopback`. */
   error?: string;
 }
 

@@ -172,12 +172,16 @@ export interface DescriptionAnswer {
   error?: unknown;
 }
 
-/** Check 5: the API answers at the base URL, and accepts a token of the auth URL. */
-export function judgeApi(
-  description: DescriptionAnswer,
-  read: { error?: unknown; what: string } | undefined,
-  apiRoot: string,
-): Check {
+/** The read that proves a token works, and what it answered; `skipped` says why none was made. */
+export type TokenRead = { error?: unknown; what: string; expect?: string } | { skipped: string };
+
+/**
+ * Check 5: the API answers at the base URL as the spec says, and accepts a token of the auth URL.
+ * Any answer of the service is not enough: a base URL at a wrong path of it answers 404 `not_found`
+ * everywhere, so the description must come back (or 404 `spec_not_available`, spec 4.10) and the
+ * authenticated read must succeed (or answer the one 404 code it expects).
+ */
+export function judgeApi(description: DescriptionAnswer, read: TokenRead, apiRoot: string): Check {
   const base = { id: 'api', title: 'API' } as const;
   const docUrl = `${apiRoot}/pos/v1/.well-known/openapi.json`;
   const e = description.error;
@@ -190,7 +194,11 @@ export function judgeApi(
       fix: reachFix(e, 'PAYMENTS_BASE_URL'),
     };
   }
-  const servesApi = !e || (e instanceof APIError && e.code !== undefined);
+  // An error code proves the service answered; a 404 other than spec_not_available proves that this
+  // path of it is not the API root (the API's 404 codes name what was not found).
+  const servesApi =
+    !e ||
+    (e instanceof APIError && e.code !== undefined && (e.status !== 404 || e.code === 'spec_not_available'));
   if (!servesApi) {
     return {
       ...base,
@@ -201,14 +209,10 @@ export function judgeApi(
   }
   const took = duration(description.receivedAt - description.sentAt);
   const answered = `${apiRoot}/pos/v1 answers (${description.status ?? (e as APIError).status}, ${took})`;
-  if (!read)
-    return {
-      ...base,
-      verdict: 'ok',
-      message: `${answered}; the token was not tried (no read scope granted)`,
-    };
+  if ('skipped' in read)
+    return { ...base, verdict: 'ok', message: `${answered}; the token was not tried (${read.skipped})` };
   const r = read.error;
-  if (!r || (r instanceof APIError && r.status === 404)) {
+  if (!r || (r instanceof APIError && r.status === 404 && r.code === read.expect)) {
     return { ...base, verdict: 'ok', message: `${answered} and accepts the client's token (${read.what})` };
   }
   if (r instanceof APIError && r.code === 'invalid_token') {
@@ -217,6 +221,14 @@ export function judgeApi(
       verdict: 'fail',
       message: `${answered} but refuses the tokens of the auth URL (401 invalid_token on ${read.what})`,
       fix: 'take PAYMENTS_BASE_URL and PAYMENTS_AUTH_URL from the same environment (development, production)',
+    };
+  }
+  if (r instanceof APIError && r.status === 404) {
+    return {
+      ...base,
+      verdict: 'fail',
+      message: `${answered} but ${read.what} ${describeError(r)}: no Partner Payments API at this base URL`,
+      fix,
     };
   }
   return {
@@ -228,9 +240,7 @@ export function judgeApi(
 }
 
 /** The read that proves the token works: one location, else an order that does not exist (404). */
-export async function tokenRead(
-  clients: Map<string, PaymentsClient>,
-): Promise<{ error?: unknown; what: string } | undefined> {
+export async function tokenRead(clients: Map<string, PaymentsClient>): Promise<TokenRead> {
   const locations = clients.get('svc/locations:read');
   const orders = clients.get('svc/payments:read');
   try {
@@ -243,7 +253,8 @@ export async function tokenRead(
       return { what: 'GET /pos/v1/orders/{order_id}' };
     }
   } catch (error) {
-    return { error, what: locations ? 'GET /pos/v1/locations' : 'GET /pos/v1/orders/{order_id}' };
+    if (locations) return { error, what: 'GET /pos/v1/locations' };
+    return { error, what: 'GET /pos/v1/orders/{order_id}', expect: 'order_not_found' };
   }
-  return undefined;
+  return { skipped: 'no read scope granted' };
 }

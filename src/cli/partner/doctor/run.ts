@@ -98,7 +98,15 @@ async function diagnose(args: DoctorArgs, emit: (check: Check) => void): Promise
   }
 
   const description = await describe(makeClient(target));
-  const read = clients.size > 0 ? await tokenRead(clients) : undefined;
+  const read =
+    credentials.verdict === 'ok'
+      ? await tokenRead(clients)
+      : {
+          skipped:
+            credentials.verdict === 'fail'
+              ? 'no token: the credentials were refused, see credentials'
+              : 'no token: the token endpoint did not answer',
+        };
   const api = judgeApi(description, read, apiRoot);
   emit(api);
   const e = description.error;

@@ -181,6 +181,7 @@ function summary(
   const items = ctx.suite.items;
   const count = (v: string) => items.filter((i) => i.verdict === v).length;
   const deviations = count('deviation');
+  const setup = count('setup');
   out.line();
   if (ctx.orders.length > 0) {
     out.line(
@@ -189,7 +190,7 @@ function summary(
   }
   for (const left of cleanup?.left ?? []) out.line(`left as is: ${left}`);
   out.line(
-    `${items.length} items: ${count('ok')} ok, ${deviations} deviation${deviations === 1 ? '' : 's'}, ${count('skipped')} skipped (${(ms / 1000).toFixed(1)} s)`,
+    `${items.length} items: ${count('ok')} ok, ${deviations} deviation${deviations === 1 ? '' : 's'}, ${setup ? `${setup} not judged (set-up), ` : ''}${count('skipped')} skipped (${(ms / 1000).toFixed(1)} s)`,
   );
   out.document({
     command: 'verify',
@@ -198,7 +199,7 @@ function summary(
     base_url: ctx.target.baseUrl,
     client_id: ctx.target.clientId,
     run: ctx.run,
-    summary: { items: items.length, ok: count('ok'), deviations, skipped: count('skipped') },
+    summary: { items: items.length, ok: count('ok'), deviations, setup, skipped: count('skipped') },
     items,
     created: {
       orders: ctx.orders,
@@ -207,5 +208,6 @@ function summary(
       left: cleanup?.left ?? [],
     },
   });
-  return deviations === 0 ? 0 : 1;
+  // A set-up problem is not the service's deviation: exit 3, as when verify cannot start.
+  return deviations > 0 ? 1 : setup > 0 ? 3 : 0;
 }

@@ -8,7 +8,8 @@ import { describeError, type Target } from '../sdk.js';
 import { ERROR, type Shape, shapeProblems } from './contract.js';
 import type { Exchange, Recorder } from './recorder.js';
 
-export type Verdict = 'ok' | 'deviation' | 'skipped';
+/** `setup`: a mistake of the local set-up kept an item from being judged (not the service's). */
+export type Verdict = 'ok' | 'deviation' | 'skipped' | 'setup';
 
 /** One line of the report. */
 export interface Item {
@@ -66,7 +67,12 @@ export interface Ctx {
   pollIntervalMs: number;
 }
 
-const MARK: Record<Verdict, string> = { ok: 'ok', deviation: 'DEVIATION', skipped: 'skipped' };
+const MARK: Record<Verdict, string> = {
+  ok: 'ok',
+  deviation: 'DEVIATION',
+  skipped: 'skipped',
+  setup: 'SETUP',
+};
 
 /** The items of one run, printed as they are decided. */
 export class Suite {
@@ -85,6 +91,11 @@ export class Suite {
 
   skip(section: string, title: string, why: string): void {
     this.add({ section, title, verdict: 'skipped', detail: why });
+  }
+
+  /** An item a set-up mistake kept from being judged: `why` says the mistake and its fix. */
+  setup(section: string, title: string, why: string): void {
+    this.add({ section, title, verdict: 'setup', detail: why });
   }
 
   /** An item from its problems: ok when there are none. */
