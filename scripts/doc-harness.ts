@@ -70,6 +70,9 @@ const values: Record<string, () => unknown> = {
   controller: () => new AbortController(),
   params: () => ({ location_id: env('PAYMENTS_LOCATION_ID'), total_cents: 1_000 }),
   myOrderUuid: () => randomUUID(),
+  // A partner's own ids (a cart, an invoice): new for each run of a block.
+  cartId: () => `cart-${randomUUID()}`,
+  invoiceId: () => `inv-${randomUUID()}`,
   traceId: () => '0af7651916cd43dd8448eb211c80319c',
   metrics: () => ({ histogram() {}, increment() {} }),
   link: () => getClient().launchTokens.create({ location_id: env('PAYMENTS_LOCATION_ID') }),
