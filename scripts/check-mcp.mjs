@@ -33,13 +33,10 @@ function startMock(scratch) {
       out += chunk;
       if (!out.includes('Press Ctrl+C')) return;
       clearTimeout(timer);
-      const field = (label) => new RegExp(`${label}:\\s+(\\S+)`).exec(out)?.[1] ?? '';
-      resolve({
-        PAYMENTS_BASE_URL: field('base URL'),
-        PAYMENTS_AUTH_URL: field('auth URL'),
-        PAYMENTS_CLIENT_ID: field('client id'),
-        PAYMENTS_CLIENT_SECRET: field('client secret'),
-      });
+      // The banner's `PAYMENTS_*=` lines, as a partner pastes them into a .env file.
+      const field = (name) => new RegExp(`^${name}=(\\S+)$`, 'm').exec(out)?.[1] ?? '';
+      const names = ['PAYMENTS_BASE_URL', 'PAYMENTS_AUTH_URL', 'PAYMENTS_CLIENT_ID', 'PAYMENTS_CLIENT_SECRET'];
+      resolve(Object.fromEntries(names.map((name) => [name, field(name)])));
     });
     child.once('exit', (code) => reject(new Error(`the mock exited with ${code}:\n${out}`)));
   });
