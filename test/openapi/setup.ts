@@ -1,6 +1,7 @@
 /**
  * Vitest setup (every test file): records each exchange of every mock and, after the file, validates
- * them all against the mock's own OpenAPI document. A violation fails the file.
+ * them all against the mock's own OpenAPI document, strictly (a field it does not declare is a
+ * violation too). A violation fails the file.
  */
 import { afterAll, beforeAll } from 'vitest';
 import { buildOpenApiDocument } from '../../src/testing/documents/openapi.js';
@@ -20,7 +21,8 @@ beforeAll(() => {
 afterAll(async () => {
   exchangeObservers.delete(record);
   if (recorded.length === 0) return;
-  const validate = createValidator(buildOpenApiDocument());
+  // Strict: a field the mock answers without the document declaring it is a violation too.
+  const validate = createValidator(buildOpenApiDocument(), { strict: true });
   const violations = (await Promise.all(recorded.splice(0).map(validate))).flat();
   if (violations.length > 0) {
     const lines = violations.slice(0, 20).map((v) => `  ${v.exchange}: ${v.problem}`);

@@ -38,6 +38,27 @@ describe('the exchange validator can fail (positive controls of the suite-wide c
     expect(problems.map((p) => p.problem).join('\n')).toMatch(/accepted a request body the document refuses/);
   });
 
+  it('in strict mode (as the suite runs it), flags a field the document does not declare, at any depth', async () => {
+    const strict = createValidator(buildOpenApiDocument(), { strict: true });
+    const order = {
+      order_id: 'o',
+      location_id: 'l',
+      status: 'open',
+      total_cents: 100,
+      payments: [{ payment_id: 'p', status: 'pending', amount_cents: 100, method: 'card', created_at: 't' }],
+      created_at: 't',
+      updated_at: 't',
+    };
+    const read = (body: unknown) => exchange('GET', '/pos/v1/orders/o', json(200, body));
+    expect(await strict(read(order))).toEqual([]);
+    expect(await validate(read({ ...order, metadata: {} }))).toEqual([]);
+    const [top] = await strict(read({ ...order, metadata: {} }));
+    expect(top?.problem).toBe('body: data must NOT have additional properties (metadata)');
+    const nested = { ...order, payments: [{ ...order.payments[0], fee_cents: 1 }] };
+    const [deep] = await strict(read(nested));
+    expect(deep?.problem).toBe('body: data/payments/0 must NOT have additional properties (fee_cents)');
+  });
+
   it('flags an unknown path that does not answer 404, and a 405 without Allow', async () => {
     const [unknown] = await validate(exchange('GET', '/nope', json(501, error)));
     expect(unknown?.problem).toBe('an undocumented path must answer 404');

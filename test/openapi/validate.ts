@@ -18,7 +18,28 @@ export interface Violation {
 
 const DOC_ID = 'https://mock.partner-payments.test/openapi.json';
 
-export function createValidator(doc: Json) {
+/**
+ * Strict mode: every object schema that lists its properties refuses any other (`additionalProperties:
+ * false`) unless it declares a schema for them. The document's response objects say
+ * `additionalProperties: {}` (read leniently, as the SDK does), so without this a field the mock adds
+ * without declaring it passes; a generated client then cannot know it.
+ */
+export function closeObjects(node: Json): Json {
+  if (Array.isArray(node)) return node.map(closeObjects);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, closeObjects(v)]));
+  const open = (extra: unknown) =>
+    extra === undefined ||
+    extra === true ||
+    (typeof extra === 'object' && extra !== null && Object.keys(extra).length === 0);
+  if (out.properties && typeof out.properties === 'object' && open(node.additionalProperties)) {
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+export function createValidator(source: Json, options: { strict?: boolean } = {}) {
+  const doc = options.strict ? closeObjects(source) : source;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (formats as unknown as { default: (a: typeof ajv) => void }).default(ajv);
   ajv.addSchema(doc, DOC_ID);
@@ -36,6 +57,14 @@ export function createValidator(doc: Json) {
     pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+').replace(/\./g, '\\.')}$`),
   }));
   const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+  // Ajv's text, naming the field an `additionalProperties: false` refused (Ajv's own text does not).
+  const errorsText = (errors: typeof ajv.errors) =>
+    (errors ?? [])
+      .map((e) => {
+        const extra = e.params.additionalProperty ? ` (${e.params.additionalProperty})` : '';
+        return `data${e.instancePath} ${e.message}${extra}`;
+      })
+      .join(', ');
 
   return async function validate(exchange: Exchange): Promise<Violation[]> {
     const url = new URL(exchange.url);
@@ -57,7 +86,7 @@ export function createValidator(doc: Json) {
         return;
       }
       const v = validatorFor(pointer);
-      if (!v(body)) bad(`body: ${ajv.errorsText(v.errors)}`);
+      if (!v(body)) bad(`body: ${errorsText(v.errors)}`);
     };
     if (!operation) {
       // Not an operation of the document: a known path answers 405, anything else 404 (JSON errors).
@@ -93,7 +122,7 @@ export function createValidator(doc: Json) {
       } catch {
         body = undefined;
       }
-      if (!v(body)) bad(`accepted a request body the document refuses: ${ajv.errorsText(v.errors)}`);
+      if (!v(body)) bad(`accepted a request body the document refuses: ${errorsText(v.errors)}`);
     }
     return out;
   };

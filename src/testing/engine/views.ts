@@ -3,7 +3,10 @@
 import { deriveOrderStatus } from '../domain/order-status.js';
 import type { LocationRecord, MockState, OrderRecord, PaymentRecord, RefundRecord } from '../domain/state.js';
 
-/** The order as `GET /pos/v1/orders/{id}` answers it. */
+/**
+ * The order as `GET /pos/v1/orders/{id}` answers it: the fields spec 2.1 lists for a read, and no
+ * more. `external_source`, `external_id` and `metadata` are stored but not read back, as the spec says.
+ */
 export function orderView(order: OrderRecord, state: MockState) {
   const payments = state.paymentsOf(order);
   return {
@@ -13,10 +16,7 @@ export function orderView(order: OrderRecord, state: MockState) {
     total_cents: order.total_cents,
     description: order.description,
     external_reference: order.external_reference,
-    external_source: order.external_source,
-    external_id: order.external_id,
     customer_name: order.customer_name,
-    metadata: order.metadata,
     payments: payments.map((p) => ({
       payment_id: p.payment_id,
       status: p.status,

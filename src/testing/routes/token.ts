@@ -54,12 +54,10 @@ export function tokenRoutes(core: MockCore): Pick<Handlers, 'mintToken'> {
         core.clock.now(),
         ttl,
       );
-      return json(
-        200,
-        { access_token: token, expires_in: ttl, token_type: 'Bearer', scope: scopes.join(' ') },
-        ctx.requestId,
-        { 'cache-control': 'no-store' },
-      );
+      // The fields of spec 5.3, and no more: the granted scopes are in the token's claims.
+      return json(200, { access_token: token, expires_in: ttl, token_type: 'Bearer' }, ctx.requestId, {
+        'cache-control': 'no-store',
+      });
     },
   };
 }
