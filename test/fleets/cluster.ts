@@ -16,6 +16,11 @@ const run = promisify(execFile);
 
 /** How long a node may be unreachable before the cluster fails it over (ms). */
 const NODE_TIMEOUT_MS = 1_000;
+/**
+ * The nodes' password (replicas use it to sync): changing one replica's `masterauth` cuts it off from
+ * its master for as long as a test wants ({@link RedisClusterEngine.cutOff}).
+ */
+const PASSWORD = 'pp-cluster-test';
 
 export interface ClusterNode {
   port: number;
@@ -50,6 +55,11 @@ export interface RedisClusterEngine {
   kill(port: number): Promise<void>;
   /** Resolves once `key`'s slot is served by a master other than `port` and the cluster is ok. */
   failedOver(key: string, port: number, timeoutMs?: number): Promise<number>;
+  /**
+   * Cuts the replica of the master on `port` off (a wrong `masterauth`, its link dropped): writes on
+   * that master now reach no replica, as in the moment after any asynchronous write.
+   */
+  cutOff(port: number): Promise<void>;
   /** Empties every master (tests that share the cluster start from nothing). */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -100,7 +110,15 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
   const dirs: string[] = [];
   const nodes: ClusterNode[] = [];
   const cli = async (port: number, ...args: string[]) =>
-    (await run(cliBin, ['-h', '127.0.0.1', '-p', String(port), ...args], { timeout: 10_000 })).stdout.trim();
+    (
+      await run(
+        cliBin,
+        ['-h', '127.0.0.1', '-p', String(port), '-a', PASSWORD, '--no-auth-warning', ...args],
+        {
+          timeout: 10_000,
+        },
+      )
+    ).stdout.trim();
   const stopAll = async () => {
     await Promise.all(nodes.map((n) => stopChild(n.child, 'SIGKILL')));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -127,7 +145,11 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
         join(dir, 'nodes.conf'),
         '--cluster-node-timeout',
         String(NODE_TIMEOUT_MS),
-      ]; // prettier-ignore
+        '--requirepass',
+        PASSWORD,
+        '--masterauth',
+        PASSWORD,
+      ];
       const child = spawn(server, args, { stdio: 'ignore' });
       nodes.push({ port, child });
     }
@@ -140,7 +162,8 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
       }
     }
     const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
-    await run(cliBin, ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'], {
+    const create = ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'];
+    await run(cliBin, ['-a', PASSWORD, '--no-auth-warning', ...create], {
       timeout: 30_000,
     });
     // Ready: every node sees the cluster ok, and every master has its replica online (a WAIT for one
@@ -197,6 +220,14 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
         await sleep(100);
       }
     },
+    async cutOff(port) {
+      const lines = await nodesNow();
+      const master = lines.find((l) => l.port === port);
+      const replica = lines.find((l) => l.of === master?.id);
+      if (!replica) throw new Error(`no replica of ${port}`);
+      await cli(replica.port, 'CONFIG', 'SET', 'masterauth', 'not-the-password');
+      await cli(port, 'CLIENT', 'KILL', 'TYPE', 'replica');
+    },
     async flush() {
       const masters = (await nodesNow()).filter((n) => n.master && !n.failed);
       await Promise.all(masters.map((m) => cli(m.port, 'FLUSHALL')));
@@ -228,14 +259,20 @@ export async function connectCluster(
       return { host: host!, port: Number(port) };
     });
   if (flavour === 'ioredis') {
-    const cluster = new Cluster(nodes, { lazyConnect: true, redisOptions: { maxRetriesPerRequest: 1 } });
+    const cluster = new Cluster(nodes, {
+      lazyConnect: true,
+      redisOptions: { maxRetriesPerRequest: 1, password: PASSWORD },
+    });
     cluster.on('error', () => {});
     await cluster.connect();
     return { client: cluster, close: async () => cluster.disconnect() };
   }
   const cluster = createCluster({
     rootNodes: nodes.map((n) => ({ url: `redis://${n.host}:${n.port}` })),
-    defaults: { socket: { reconnectStrategy: 100 } },
+    // A node that died fails its commands at once instead of queueing them until it is back, which
+    // it never is after a failover: node-redis learns new slots only from a MOVED answer
+    // (redis/node-redis#2806), so a client built afresh reaches the promoted replica.
+    defaults: { password: PASSWORD, disableOfflineQueue: true, socket: { reconnectStrategy: 100 } },
   });
   cluster.on('error', () => {});
   await cluster.connect();

@@ -124,7 +124,9 @@ function nodeRedisCluster(client: RedisClientLike, c: Record<string, unknown>): 
       return await batch.execAsPipeline();
     } catch (error) {
       const replies = (error as { replies?: unknown[] }).replies;
-      if (!Array.isArray(replies)) throw error;
+      // node-redis 5 rejects a pipeline with its first error reply: every reply stands for it then
+      // (a failed script's WAIT proves nothing).
+      if (!Array.isArray(replies)) return commands.map(() => asError(error));
       return replies.map((r) =>
         r instanceof Error || r?.constructor?.name?.endsWith('ErrorReply') ? asError(r) : r,
       );
