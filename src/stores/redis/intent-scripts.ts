@@ -46,7 +46,8 @@ export const recordIn = (bucket: number, key: string) => `${PREFIX}:${tag(bucket
 
 /**
  * A key's pointer: its fingerprint and order, set by its first use and never changed, so that a key
- * is found (and a key used on another order is a conflict) without knowing its order. Its own slot.
+ * is found (and a key used on another order is a conflict) without knowing its order. Its own slot:
+ * on a cluster it is set by {@link POINT} beside {@link BEGIN}; on a single server, by BEGIN itself.
  */
 export const pointerKey = (key: string) => `${PREFIX}-key:${key}`;
 /** The refunds seen of a payment (one key, its own slot). */
@@ -68,10 +69,21 @@ return redis.call('HGET', KEYS[1], 'rec')
 `;
 
 /**
- * KEYS: record, order's keys, unfinished index. ARGV: draft, fingerprint, owner, leaseMs, key, ttl.
- * Returns {status, record} ('acquired' with a third element 'new' when it created the record).
+ * KEYS: record, order's keys, unfinished index, and on a single server the key's pointer. ARGV:
+ * draft, fingerprint, owner, leaseMs, key, ttl, orderId. Returns {status, record} ('acquired' with a
+ * third element 'new' when it created the record), or {'other', first draft} when the pointer holds
+ * another fingerprint (on a single server, where the pointer is checked here: see {@link POINT}).
  */
 export const BEGIN = `
+if #KEYS == 4 then
+  local fp = redis.call('HGET', KEYS[4], 'fp')
+  if not fp then
+    redis.call('HSET', KEYS[4], 'fp', ARGV[2], 'o', ARGV[7], 'rec', ARGV[1])
+    redis.call('PEXPIRE', KEYS[4], ARGV[6])
+  elseif fp ~= ARGV[2] then
+    return {'other', redis.call('HGET', KEYS[4], 'rec')}
+  end
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -93,7 +105,8 @@ return {'acquired', h[1]}
 `;
 
 /**
- * KEYS: record, order's result ids, unfinished index. ARGV: owner, record, state, resultId, release,
+ * KEYS: record, order's result ids, unfinished index, and on a single server the key's pointer (kept
+ * as long as the record when the lease is released). ARGV: owner, record, state, resultId, release,
  * key, ttl. Returns 'ok', 'lost' (another owner holds the lease) or 'taken' (the result is another
  * key's).
  */
@@ -107,7 +120,10 @@ if ARGV[4] ~= '' then
 end
 redis.call('HSET', KEYS[1], 'rec', ARGV[2], 'state', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[7])
-if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'lo', '', 'lu', 0) end
+if ARGV[5] == '1' then
+  redis.call('HSET', KEYS[1], 'lo', '', 'lu', 0)
+  if #KEYS == 4 then redis.call('PEXPIRE', KEYS[4], ARGV[7]) end
+end
 if ARGV[3] == 'open' or ARGV[3] == 'unknown' then
   local t = redis.call('TIME')
   redis.call('ZADD', KEYS[3], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[6])

@@ -23,6 +23,8 @@ import {
   unfinishedOf,
 } from './intent-scripts.js';
 
+type PutResult = 'ok' | 'lost' | 'taken';
+
 /** How long Redis keeps an intent and what points at it: 30 days after its last write. */
 const TTL_MS = 30 * 24 * 3_600_000;
 
@@ -66,6 +68,12 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
       timeoutMs: durability?.timeoutMs ?? 0,
     });
   const parse = (raw: unknown) => JSON.parse(String(raw)) as IntentRecord;
+  /** Undoes a begin whose caller will send nothing: drops the record it made, or frees its lease. */
+  const undone = async (keys: string[], owner: string, key: string, reply: unknown) => {
+    const [status, , created] = reply as [string, string, string?];
+    if (status !== 'acquired') return;
+    await undo(keys, [owner, key, created ? 'drop' : 'release']).catch(() => undefined);
+  };
   const read = async (key: string) => {
     const orderId = await link.send(['HGET', pointerKey(key), 'o']);
     if (typeof orderId !== 'string') return undefined;
@@ -78,37 +86,49 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
       const k = bucketKeys(draft.orderId);
       const keys = [k.record(draft.key), k.keys, k.unfinished];
       const json = JSON.stringify(draft);
-      const args = [json, draft.fingerprint, owner, Math.ceil(leaseMs), draft.key, TTL_MS];
-      // The pointer (the key's slot) and the record (its order's bucket) in one round trip: a record
-      // made on another order than the pointer's is undone before anyone sends under it.
-      const [pointed, begun] = await Promise.allSettled([
-        written(point, [pointerKey(draft.key)], [draft.fingerprint, draft.orderId, json, TTL_MS]),
-        written(begin, keys, args),
-      ]);
-      if (begun.status === 'rejected') throw begun.reason;
-      const [reply, recordAcks] = begun.value;
-      const [status, value, created] = reply as [string, string, string?];
-      const undone = () =>
-        status === 'acquired'
-          ? undo(keys, [owner, draft.key, created ? 'drop' : 'release']).catch(() => undefined)
-          : undefined;
-      if (pointed.status === 'rejected') {
-        await undone();
-        throw pointed.reason;
+      const args = [json, draft.fingerprint, owner, Math.ceil(leaseMs), draft.key, TTL_MS, draft.orderId];
+      const conflict = async (first: string): Promise<IntentBegin> => ({
+        status: 'conflict',
+        record: (await read(draft.key)) ?? parse(first),
+      });
+      let pointer: unknown = 'same';
+      let pointerAcks = Number.POSITIVE_INFINITY;
+      let reply: unknown;
+      let recordAcks: number;
+      if (!link.cluster) {
+        // One server: the pointer is checked in the same script.
+        [reply, recordAcks] = await written(begin, [...keys, pointerKey(draft.key)], args);
+      } else {
+        // The pointer (the key's slot) and the record (its order's bucket) in one round trip: a record
+        // made on another order than the pointer's is undone before anyone sends under it.
+        const [pointed, begun] = await Promise.allSettled([
+          written(point, [pointerKey(draft.key)], [draft.fingerprint, draft.orderId, json, TTL_MS]),
+          written(begin, keys, args),
+        ]);
+        if (begun.status === 'rejected') throw begun.reason;
+        [reply, recordAcks] = begun.value;
+        if (pointed.status === 'rejected') {
+          await undone(keys, owner, draft.key, reply);
+          throw pointed.reason;
+        }
+        [pointer, pointerAcks] = pointed.value;
       }
-      const [pointer, pointerAcks] = pointed.value;
+      const [status, value] = reply as [string, string, string?];
+      if (status === 'other') return conflict(value);
       if (pointer !== 'new' && pointer !== 'same') {
         // The key was first used with other params (another order): a conflict.
-        await undone();
-        return { status: 'conflict', record: (await read(draft.key)) ?? parse(pointer) };
+        await undone(keys, owner, draft.key, reply);
+        return conflict(String(pointer));
       }
       if (status === 'busy') return { status, until: Date.now() + Number(value) };
       const acknowledged = Math.min(pointerAcks, recordAcks);
       if (status === 'acquired' && durability && acknowledged < durability.replicas) {
-        await undone();
+        await undone(keys, owner, draft.key, reply);
         throw short(draft.key, acknowledged);
       }
-      return { status: status as 'acquired' | 'done' | 'conflict', record: parse(value) };
+      // A record this call created is its draft: no need to parse it back.
+      const record = (reply as unknown[])[2] === 'new' ? draft : parse(value);
+      return { status: status as 'acquired' | 'done' | 'conflict', record };
     },
     async put(record, owner, release) {
       const k = bucketKeys(record.orderId);
@@ -123,12 +143,13 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
         TTL_MS,
       ];
       if (release) {
-        // The key's last write: its pointer lives as long as its record.
+        // The key's last write: its pointer lives as long as its record (on one server, in the script).
+        if (!link.cluster) return String(await put([...keys, pointerKey(record.key)], args)) as PutResult;
         const [reply] = await Promise.all([
           put(keys, args),
           link.send(['PEXPIRE', pointerKey(record.key), TTL_MS]).catch(() => undefined),
         ]);
-        return String(reply) as 'ok' | 'lost' | 'taken';
+        return String(reply) as PutResult;
       }
       // A write before a send (the next attempt's count and time): durable when asked.
       const [reply, acknowledged] = await written(put, keys, args);
@@ -136,7 +157,7 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
         await undo(keys, [owner, record.key, 'release']).catch(() => undefined);
         throw short(record.key, acknowledged);
       }
-      return String(reply) as 'ok' | 'lost' | 'taken';
+      return String(reply) as PutResult;
     },
     get: read,
     async forOrder(orderId) {
