@@ -6,7 +6,7 @@
  *   npm run bench -- --only=http,memory  some sections (prints only)
  *   npm run bench:mock                 the mock section alone (the mock bin against Prism)
  *
- * Sections: package (tarball, unpacked and installed size beside stripe's), http (orders.get and orders.create), intents (payments.create with a key), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
+ * Sections: package (tarball, unpacked and installed size beside stripe's), http (orders.get and orders.create), intents (payments.create with a key), redis (a keyed call's Redis round trips against a SET NX floor), fleet (tokenStore and rateLimit idle), webhooks, footprint (cold start, bundle size),
  * memory, redaction (errors with 50,000 clients in the process), mock (the mock bin against Prism under
  * load), deno (a connection of its own per charge on Deno); each section's module loads only when it runs. Needs a build (npm run bench builds) and node --expose-gc for the memory section.
  */
@@ -16,6 +16,7 @@ import { met, type Report, renderReport, writeReport } from './report.js';
 const SECTIONS = [
   'http',
   'intents',
+  'redis',
   'fleet',
   'webhooks',
   'footprint',
@@ -48,6 +49,15 @@ if (only.includes('intents')) {
   const { benchIntents } = await import('./intents.js');
   report.comparisons.push(
     ...(await benchIntents(quick ? { perRound: 300, rounds: 2 } : { perRound: 500, rounds: 30 })),
+  );
+}
+if (only.includes('redis')) {
+  step(
+    'one Redis round trip per keyed call (payments.create on a Redis intent store, beside a SET NX floor)',
+  );
+  const { benchRedisIntents } = await import('./redis-intents.js');
+  report.comparisons.push(
+    ...(await benchRedisIntents(quick ? { perRound: 300, rounds: 2 } : { perRound: 500, rounds: 20 })),
   );
 }
 if (only.includes('fleet')) {

@@ -35,7 +35,12 @@ function startMock(scratch) {
       clearTimeout(timer);
       // The banner's `PAYMENTS_*=` lines, as a partner pastes them into a .env file.
       const field = (name) => new RegExp(`^${name}=(\\S+)$`, 'm').exec(out)?.[1] ?? '';
-      const names = ['PAYMENTS_BASE_URL', 'PAYMENTS_AUTH_URL', 'PAYMENTS_CLIENT_ID', 'PAYMENTS_CLIENT_SECRET'];
+      const names = [
+        'PAYMENTS_BASE_URL',
+        'PAYMENTS_AUTH_URL',
+        'PAYMENTS_CLIENT_ID',
+        'PAYMENTS_CLIENT_SECRET',
+      ];
       resolve(Object.fromEntries(names.map((name) => [name, field(name)])));
     });
     child.once('exit', (code) => reject(new Error(`the mock exited with ${code}:\n${out}`)));

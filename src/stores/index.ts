@@ -9,5 +9,5 @@ export type {
   ProcessOnceResult,
 } from './postgres/index.js';
 export { POSTGRES_DDL, postgresStores } from './postgres/index.js';
-export type { RedisClientLike, RedisStores } from './redis/index.js';
+export type { RedisClientLike, RedisDurability, RedisStores, RedisStoresOptions } from './redis/index.js';
 export { redisStores } from './redis/index.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 
-function which(cmd: string): string | undefined {
+export function which(cmd: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(':').concat('/usr/sbin', '/usr/bin')) {
     if (dir && existsSync(join(dir, cmd))) return join(dir, cmd);
   }
@@ -38,7 +38,7 @@ export function ensureEngines(): void {
   if (!existsSync(join(PG_BIN, 'postgres'))) aptInstall('PostgreSQL 15', ['postgresql']);
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -1,10 +1,14 @@
 // The commands a fleet test sends to its worker processes, and their replies.
 import type { PaymentsClientOptions, RateLimitOptions, RecoveredIntent } from '../../src/index.js';
+import type { RedisStoresOptions } from '../../src/stores/index.js';
 
 export type StoreKind = 'redis' | 'postgres' | 'memory' | 'none';
 
 interface StoreTarget {
+  /** A server's `redis://` URL, or a cluster's `redis-cluster://host:port,...` (cluster.ts). */
   redisUrl?: string;
+  /** `redisStores(client, redisOptions)`: `durability`, say. */
+  redisOptions?: RedisStoresOptions;
   pgUrl?: string;
   flavour?: 'node-redis' | 'ioredis';
 }

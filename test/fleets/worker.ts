@@ -12,8 +12,14 @@ import {
   type PaymentsClientOptions,
   type RateLimitOptions,
 } from '../../src/index.js';
-import { postgresStores, type RedisClientLike, redisStores } from '../../src/stores/index.js';
+import {
+  postgresStores,
+  type RedisClientLike,
+  type RedisStoresOptions,
+  redisStores,
+} from '../../src/stores/index.js';
 import { createDeduplicator, type DedupeStore, verifyWebhook } from '../../src/webhooks/index.js';
+import { connectCluster, isClusterUrl } from './cluster.js';
 import type { Charge, ChargeOutcome, Command, Reply, StoreKind } from './protocol.js';
 
 interface Entry {
@@ -32,7 +38,11 @@ async function redisClient(url: string, flavour: 'node-redis' | 'ioredis'): Prom
   const known = redisClients.get(url);
   if (known) return known;
   let redis: RedisClientLike;
-  if (flavour === 'ioredis') {
+  if (isClusterUrl(url)) {
+    const { client, close } = await connectCluster(url, flavour);
+    closers.push(close);
+    redis = client;
+  } else if (flavour === 'ioredis') {
     const client = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
     client.on('error', () => {});
     await client.connect();
@@ -68,9 +78,15 @@ const memory = {
 
 async function stores(
   kind: StoreKind,
-  cmd: { redisUrl?: string; pgUrl?: string; flavour?: 'node-redis' | 'ioredis' },
+  cmd: {
+    redisUrl?: string;
+    pgUrl?: string;
+    flavour?: 'node-redis' | 'ioredis';
+    redisOptions?: RedisStoresOptions;
+  },
 ) {
-  if (kind === 'redis') return redisStores(await redisClient(cmd.redisUrl!, cmd.flavour ?? 'node-redis'));
+  if (kind === 'redis')
+    return redisStores(await redisClient(cmd.redisUrl!, cmd.flavour ?? 'node-redis'), cmd.redisOptions);
   if (kind === 'postgres') return { ...postgresStores(pgPool(cmd.pgUrl!)), rateLimitStore: undefined };
   if (kind === 'memory')
     return {

@@ -176,3 +176,36 @@ export class IdempotencyConflictError extends PaymentsError {
     this.idempotencyKey = idempotencyKey;
   }
 }
+
+/**
+ * An intent store with `durability` (`redisStores(client, { durability: { replicas, timeoutMs } })`)
+ * could not get a payment's or refund's intent acknowledged by that many replicas within `timeoutMs`
+ * (`WAIT` on the node that holds it): nothing was sent, and the key was released. Calling again
+ * with the same key is safe; if it keeps failing, a replica is down or lagging (docs/fleets.md).
+ *
+ * @example
+ * try {
+ *   await client.payments.create(orderId, { method: 'card', amount_cents: 2_000 }, { idempotencyKey: key });
+ * } catch (err) {
+ *   if (err instanceof StoreDurabilityError) return res.status(503).json({ retry: true }); // nothing was charged
+ *   throw err;
+ * }
+ */
+export class StoreDurabilityError extends PaymentsError {
+  override name = 'StoreDurabilityError';
+  readonly code = 'store_durability';
+  /** The key whose intent could not be made durable. */
+  readonly idempotencyKey: string;
+  /** The replicas asked for (`durability.replicas`). */
+  readonly replicas: number;
+  /** The replicas that acknowledged the write in time. */
+  readonly acknowledged: number;
+  constructor(init: { idempotencyKey: string; replicas: number; acknowledged: number; timeoutMs: number }) {
+    super(
+      `The intent of idempotency key '${init.idempotencyKey}' was acknowledged by ${init.acknowledged} of the ${init.replicas} replica(s) asked for within ${init.timeoutMs} ms; nothing was sent and the key was released. Call again with the same key.`,
+    );
+    this.idempotencyKey = init.idempotencyKey;
+    this.replicas = init.replicas;
+    this.acknowledged = init.acknowledged;
+  }
+}

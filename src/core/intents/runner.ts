@@ -38,6 +38,11 @@ export class IntentRunner {
   /** Lease owners are this id and a count: unique across a fleet at the cost of one UUID. */
   readonly #id = crypto.randomUUID();
   #calls = 0;
+  /**
+   * Per key, the landing write of a call that answered before its store acknowledged it: a call of
+   * this client with the key waits for it rather than finding the lease held and polling.
+   */
+  readonly #landing = new Map<string, Promise<void>>();
 
   constructor(private readonly cfg: IntentConfig) {
     const store = cfg.store;
@@ -172,11 +177,19 @@ export class IntentRunner {
         const sending = this.#send(call, intent);
         const data = (await sending) as T;
         Object.assign(meta, metaOf(sending));
-        await this.#finish(
+        // The caller has its payment now; the record lands behind it (one store round trip on the
+        // caller's path, the lease before the send). Until it lands the key's lease stays held, so a
+        // call with the key anywhere finds it held, then landed, never new; a crash in between
+        // leaves an open intent that the next call with the key, or recover(), settles by the
+        // service's records. #finish never rejects: a failed write is logged.
+        const landing = this.#finish(
           record,
           { state: 'landed', resultId: resultIdOf(kind, data), result: data as Record<string, unknown> },
           owner,
-        );
+        ).finally(() => {
+          if (this.#landing.get(key) === landing) this.#landing.delete(key);
+        });
+        this.#landing.set(key, landing);
         return data;
       } catch (error) {
         if (!(error instanceof CallError)) throw error;
@@ -227,6 +240,7 @@ export class IntentRunner {
     until: number,
     signal: AbortSignal | undefined,
   ) {
+    await this.#landing.get(draft.key);
     for (;;) {
       const begun = await this.#store(() => this.cfg.store.begin(draft, owner, leaseMs));
       if (begun.status === 'acquired' || begun.status === 'done') return begun.record;

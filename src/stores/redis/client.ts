@@ -1,43 +1,149 @@
-// How the Redis stores reach Redis: the one place that tells node-redis from ioredis, and sends a
-// command or a script. Every store of this folder talks through a `Send`, so another client (a
-// Redis Cluster client, say) is adapted here and nowhere else.
+// How the Redis stores reach Redis: the one place that tells node-redis from ioredis, a single
+// server from a Redis Cluster, and sends a command or a script. Every store of this folder talks
+// through a `RedisLink`, so a client is adapted here and nowhere else.
 
 /**
- * A Redis client the stores accept: ioredis 5+ (`call(command, ...args)`) or node-redis 4+
- * (`sendCommand([command, ...args])`), connected. Attach an `error` listener to it, so that an
- * outage does not crash your process while the SDK works on without the store.
+ * A Redis client the stores accept, connected: ioredis 5+ (`new Redis(...)` or `new Cluster(...)`:
+ * `call(command, ...args)`), node-redis 4+ (`createClient()`: `sendCommand([command, ...args])`) or a
+ * node-redis 5 cluster (`createCluster()`: `sendCommand(firstKey, isReadonly, args)`). Attach an
+ * `error` listener to it, so that an outage does not crash your process while the SDK works on
+ * without the store.
  *
  * @example
- * import { Redis } from 'ioredis';
+ * import { Cluster, Redis } from 'ioredis';
  * const redis: RedisClientLike = new Redis(process.env.REDIS_URL);
+ * const cluster: RedisClientLike = new Cluster([{ host: 'redis-0.internal', port: 6379 }]);
  */
 export type RedisClientLike =
   | {
-      /** ioredis: sends one command with its arguments. */
+      /** ioredis (a server or a Cluster): sends one command with its arguments. */
       call(command: string, ...args: (string | number)[]): Promise<unknown>;
     }
   | {
       /** node-redis: sends one command as an array of strings. */
       sendCommand(args: string[]): Promise<unknown>;
+    }
+  | {
+      /** node-redis cluster: sends one command to the node that holds `firstKey`. */
+      sendCommand(
+        firstKey: string | undefined,
+        isReadonly: boolean | undefined,
+        args: string[],
+      ): Promise<unknown>;
+      /** What tells a node-redis cluster from a single client. */
+      nodeClient(node: never): Promise<unknown>;
     };
 
 /** Sends one command (its name, then its arguments) and resolves Redis's reply. */
 export type Send = (args: (string | number)[]) => Promise<unknown>;
 
-/** The `Send` of a client, whichever of the two it is. */
-export function sender(client: RedisClientLike): Send {
+/** A connection to Redis as the stores use it. */
+export interface RedisLink {
+  /** One command, sent (on a cluster) to the node that holds its first key. */
+  send: Send;
+  /**
+   * Commands sent back to back on the connection to the node that holds `key` (the node that runs
+   * the first of them): each one's reply, or its error as an `Error`. A `WAIT` among them counts the
+   * writes of that very connection, which is why they travel together.
+   */
+  together(key: string, commands: (string | number)[][]): Promise<unknown[]>;
+  /** A Redis Cluster: a script's keys must share one hash slot. */
+  cluster: boolean;
+}
+
+/** The first key of a command the stores send: a script's first key, else its first argument. */
+function firstKey(args: (string | number)[]): string | undefined {
+  const name = String(args[0]).toUpperCase();
+  if (name === 'EVAL' || name === 'EVALSHA') return Number(args[2]) > 0 ? String(args[3]) : undefined;
+  return args.length > 1 ? String(args[1]) : undefined;
+}
+
+const asError = (reply: unknown) =>
+  reply instanceof Error ? reply : new Error(String((reply as { message?: unknown })?.message ?? reply));
+
+/** A MOVED or ASK answer: the cluster's slots moved (a failover, a resharding) since the client looked. */
+const redirected = (reply: unknown) => reply instanceof Error && /^(MOVED|ASK) /.test(reply.message);
+
+/** The link of a client, whichever of the four it is. */
+export function linkOf(client: RedisClientLike): RedisLink {
   const c = client as unknown as Record<string, unknown>;
   if (typeof c.call === 'function') {
     const call = c.call as (...args: (string | number)[]) => Promise<unknown>;
-    return (args) => call.apply(client, args);
+    const pipeline = c.pipeline as
+      | (() => { call(...args: (string | number)[]): unknown; exec(): Promise<[Error | null, unknown][]> })
+      | undefined;
+    return {
+      send: (args) => call.apply(client, args),
+      // ioredis sends a pipeline to the node of its commands' keys (a cluster checks they share a slot).
+      async together(_key, commands) {
+        if (typeof pipeline !== 'function') return sequential((args) => call.apply(client, args), commands);
+        const p = pipeline.call(client);
+        for (const args of commands) p.call(...args);
+        return (await p.exec()).map(([error, reply]) => error ?? reply);
+      },
+      cluster: c.isCluster === true,
+    };
+  }
+  if (typeof c.sendCommand === 'function' && typeof c.nodeClient === 'function') {
+    return nodeRedisCluster(client, c);
   }
   if (typeof c.sendCommand === 'function') {
     const send = c.sendCommand as (args: string[]) => Promise<unknown>;
-    return (args) => send.call(client, args.map(String));
+    const one: Send = (args) => send.call(client, args.map(String));
+    // One client is one connection: commands sent in a row reach Redis in that order.
+    return { send: one, together: (_key, commands) => sequential(one, commands), cluster: false };
   }
   throw new TypeError(
-    'redisStores() needs a connected node-redis 4+ client (sendCommand) or an ioredis 5+ client (call).',
+    'redisStores() needs a connected node-redis 4+ client or cluster (sendCommand) or an ioredis 5+ client or Cluster (call).',
   );
+}
+
+/** Sends the commands in a row without waiting between them; each reply or error. */
+function sequential(send: Send, commands: (string | number)[][]): Promise<unknown[]> {
+  return Promise.all(commands.map((args) => send(args).catch(asError)));
+}
+
+interface NodeRedisMulti {
+  addCommand(firstKey: string, isReadonly: boolean, args: string[]): NodeRedisMulti;
+  execAsPipeline(): Promise<unknown[]>;
+}
+
+/** node-redis's cluster: commands by their first key; a pipeline by a routing key (`multi(key)`). */
+function nodeRedisCluster(client: RedisClientLike, c: Record<string, unknown>): RedisLink {
+  const sendCommand = c.sendCommand as (
+    key: string | undefined,
+    ro: boolean,
+    args: string[],
+  ) => Promise<unknown>;
+  const multi = c.multi as (routing: string) => NodeRedisMulti;
+  const send: Send = (args) => sendCommand.call(client, firstKey(args), false, args.map(String));
+  const pipeline = async (key: string, commands: (string | number)[][]) => {
+    let batch = multi.call(client, key);
+    for (const args of commands) batch = batch.addCommand(key, false, args.map(String));
+    try {
+      return await batch.execAsPipeline();
+    } catch (error) {
+      const replies = (error as { replies?: unknown[] }).replies;
+      // node-redis 5 rejects a pipeline with its first error reply: every reply stands for it then
+      // (a failed script's WAIT proves nothing).
+      if (!Array.isArray(replies)) return commands.map(() => asError(error));
+      return replies.map((r) =>
+        r instanceof Error || r?.constructor?.name?.endsWith('ErrorReply') ? asError(r) : r,
+      );
+    }
+  };
+  return {
+    send,
+    async together(key, commands) {
+      const replies = await pipeline(key, commands);
+      if (!replies.some(redirected)) return replies;
+      // A pipeline does not follow a MOVED answer: one routed command makes the client learn the new
+      // slots (a write, so that it goes to the master), then the pipeline goes again, once.
+      await send(['PEXPIRE', key, 1, 'XX']).catch(() => send(['EXISTS', key]));
+      return pipeline(key, commands);
+    },
+    cluster: true,
+  };
 }
 
 /** Runs a script on one key, its text sent each time (`EVAL`). */
@@ -51,15 +157,41 @@ async function sha1(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Runs a script by its digest (the script text goes over the wire only when Redis lacks it). */
-export function scriptRunner(send: Send, source: string) {
+const noScript = (error: unknown) => String((error as Error)?.message ?? error).includes('NOSCRIPT');
+
+/** A script run by its digest (the script text goes over the wire only when Redis lacks it). */
+export interface ScriptRunner {
+  (keys: string[], args: (string | number)[]): Promise<unknown>;
+  /**
+   * The script, then `after` on the same connection (`WAIT`, say): the script's reply and the
+   * replies (or errors) of `after`, in one round trip.
+   */
+  followedBy(keys: string[], args: (string | number)[], after: (string | number)[][]): Promise<unknown[]>;
+}
+
+/** A {@link ScriptRunner} for `source` over `link`. */
+export function scriptRunner(link: RedisLink, source: string): ScriptRunner {
   const digest = sha1(source);
-  return async (keys: string[], args: (string | number)[]): Promise<unknown> => {
+  let sha: string | undefined;
+  void digest.then((d) => {
+    sha = d;
+  });
+  const run = async (keys: string[], args: (string | number)[]): Promise<unknown> => {
     try {
-      return await send(['EVALSHA', await digest, keys.length, ...keys, ...args]);
+      return await link.send(['EVALSHA', sha ?? (await digest), keys.length, ...keys, ...args]);
     } catch (error) {
-      if (!String((error as Error)?.message ?? error).includes('NOSCRIPT')) throw error;
-      return send(['EVAL', source, keys.length, ...keys, ...args]);
+      if (!noScript(error)) throw error;
+      return link.send(['EVAL', source, keys.length, ...keys, ...args]);
     }
   };
+  const withAfter = async (keys: string[], args: (string | number)[], after: (string | number)[][]) => {
+    const key = keys[0] as string;
+    const head = ['EVALSHA', sha ?? (await digest), keys.length, ...keys, ...args];
+    let replies = await link.together(key, [head, ...after]);
+    if (noScript(replies[0]))
+      replies = await link.together(key, [['EVAL', source, keys.length, ...keys, ...args], ...after]);
+    if (replies[0] instanceof Error) throw replies[0];
+    return replies;
+  };
+  return Object.assign(run, { followedBy: withAfter });
 }

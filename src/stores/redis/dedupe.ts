@@ -1,11 +1,11 @@
 // The webhook de-duplication store on Redis (`redisStores(...).dedupeStore`): `SET NX PX` per event id.
 import type { DedupeStore } from '../../core/stores/dedupe-store.js';
-import type { Send } from './client.js';
+import type { RedisLink } from './client.js';
 
 const eventKey = (id: string) => `partner-payments:webhook-event:${id}`;
 
-/** The de-duplication store over a Redis connection's `send` (see client.ts). */
-export function redisDedupeStore(send: Send): DedupeStore {
+/** The de-duplication store over a Redis link (see client.ts; on a cluster each command goes to the node of its one key). */
+export function redisDedupeStore({ send }: RedisLink): DedupeStore {
   return {
     async add(id, ttlMs) {
       return (await send(['SET', eventKey(id), '1', 'NX', 'PX', Math.max(1, Math.ceil(ttlMs))])) === 'OK';

@@ -1,17 +1,19 @@
 // `redisStores()`: the fleet token store, rate-limit store, webhook de-duplication store and intent
-// store on the partner's own Redis client (node-redis 4+ or ioredis 5+, duck-typed: see client.ts),
-// one file per store.
+// store on the partner's own Redis client or cluster client (node-redis or ioredis, duck-typed: see
+// client.ts), one file per store.
+import { ConfigurationError } from '../../core/errors/api-errors.js';
 import type { DedupeStore } from '../../core/stores/dedupe-store.js';
 import type { IntentStore } from '../../core/stores/intent-store.js';
 import type { RateLimitStore } from '../../core/stores/rate-limit-store.js';
 import type { TokenStore } from '../../core/stores/token-store.js';
-import { type RedisClientLike, sender } from './client.js';
+import { linkOf, type RedisClientLike } from './client.js';
 import { redisDedupeStore } from './dedupe.js';
-import { redisIntentStore } from './intents.js';
+import { type RedisDurability, redisIntentStore } from './intents.js';
 import { redisRateLimitStore } from './rate-limit.js';
 import { redisTokenStore } from './tokens.js';
 
 export type { RedisClientLike } from './client.js';
+export type { RedisDurability } from './intents.js';
 
 /**
  * What {@link redisStores} returns: one store per piece of fleet state.
@@ -31,15 +33,46 @@ export interface RedisStores {
   dedupeStore: DedupeStore;
   /**
    * For the client's `intentStore` option: payment and refund intents per idempotency key, for the
-   * whole fleet and across restarts (docs/idempotency.md). Leases run on Redis's clock. Needs a
-   * single Redis (not Cluster: its scripts touch an order's keys together). No secret is stored.
+   * whole fleet and across restarts (docs/idempotency.md). Leases run on Redis's clock. On a single
+   * Redis or a Redis Cluster (each script's keys share one hash slot: docs/fleets.md). No secret is
+   * stored.
    */
   intentStore: IntentStore;
 }
 
 /**
- * Fleet stores on Redis (6 or later) for node-redis 4+ or ioredis 5+, duck-typed: the package adds no
- * dependency. Keys start with `partner-payments:`.
+ * Options of {@link redisStores}.
+ *
+ * @example
+ * const { intentStore } = redisStores(cluster, { durability: { replicas: 1, timeoutMs: 500 } });
+ */
+export interface RedisStoresOptions {
+  /**
+   * Each payment's or refund's intent is acknowledged by this many replicas (`WAIT` on the node that
+   * holds it) before the request is sent; fewer in time reject the call with `StoreDurabilityError`
+   * and nothing is sent. Without it, an asynchronous failover can lose an intent the master
+   * acknowledged (docs/fleets.md says what each set-up guarantees). @default undefined
+   */
+  durability?: RedisDurability;
+}
+
+function durabilityOption(value: unknown): RedisDurability | undefined {
+  if (value === undefined) return undefined;
+  const d = value as Partial<RedisDurability> | null;
+  const whole = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 1;
+  if (typeof d !== 'object' || d === null || !whole(d.replicas) || !whole(d.timeoutMs)) {
+    throw new ConfigurationError(
+      'durability',
+      'must be { replicas, timeoutMs }: whole numbers of at least 1 (a WAIT of 0 ms would wait forever).',
+    );
+  }
+  return { replicas: d.replicas as number, timeoutMs: d.timeoutMs as number };
+}
+
+/**
+ * Fleet stores on Redis (6 or later) for node-redis 4+ or ioredis 5+ clients, a node-redis 5 cluster
+ * (`createCluster`) or an ioredis `Cluster`, duck-typed: the package adds no dependency. Keys start
+ * with `partner-payments:`; on a cluster, each script's keys share one hash slot.
  *
  * @example
  * import { createClient } from 'redis';
@@ -50,12 +83,13 @@ export interface RedisStores {
  * const { tokenStore, rateLimitStore } = redisStores(redis);
  * const client = new PaymentsClient({ tokenStore, rateLimit: { tier: 'standard', store: rateLimitStore } });
  */
-export function redisStores(client: RedisClientLike): RedisStores {
-  const send = sender(client);
+export function redisStores(client: RedisClientLike, options: RedisStoresOptions = {}): RedisStores {
+  const durability = durabilityOption(options.durability);
+  const link = linkOf(client);
   return {
-    tokenStore: redisTokenStore(send),
-    rateLimitStore: redisRateLimitStore(send),
-    dedupeStore: redisDedupeStore(send),
-    intentStore: redisIntentStore(send),
+    tokenStore: redisTokenStore(link),
+    rateLimitStore: redisRateLimitStore(link),
+    dedupeStore: redisDedupeStore(link),
+    intentStore: redisIntentStore(link, durability),
   };
 }

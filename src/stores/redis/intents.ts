@@ -1,86 +1,138 @@
-// The intent store on Redis (`redisStores(...).intentStore`): one hash per idempotency key, leases
-// and result uniqueness kept by two scripts on Redis's own clock, refunds seen in webhook events.
+// The intent store on Redis (`redisStores(...).intentStore`): one hash per idempotency key in its
+// order's bucket (one hash slot: the key layout is in intent-scripts.ts and docs/fleets.md), leases
+// and result uniqueness kept by scripts on Redis's own clock, a pointer per key to its order, refunds
+// seen in webhook events. With `durability`, what precedes a send is acknowledged by replicas first.
+import { StoreDurabilityError } from '../../core/errors/local-errors.js';
 import type {
   IntentBegin,
   IntentRecord,
   IntentStore,
   RefundSighting,
 } from '../../core/stores/intent-store.js';
-import { type Send, scriptRunner } from './client.js';
+import { type RedisLink, type ScriptRunner, scriptRunner } from './client.js';
+import {
+  BEGIN,
+  BUCKETS,
+  bucketKeys,
+  POINT,
+  PUT,
+  pointerKey,
+  recordIn,
+  refundsKey,
+  UNDO,
+  unfinishedOf,
+} from './intent-scripts.js';
 
-const PREFIX = 'partner-payments:intent';
+type PutResult = 'ok' | 'lost' | 'taken';
+
 /** How long Redis keeps an intent and what points at it: 30 days after its last write. */
 const TTL_MS = 30 * 24 * 3_600_000;
 
-// KEYS: record, order's keys, unfinished index. ARGV: draft, fingerprint, owner, leaseMs, key, ttl.
-const BEGIN = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'fp', ARGV[2], 'state', 'open', 'lo', ARGV[3], 'lu', now + tonumber(ARGV[4]))
-  redis.call('PEXPIRE', KEYS[1], ARGV[6])
-  redis.call('SADD', KEYS[2], ARGV[5])
-  redis.call('PEXPIRE', KEYS[2], ARGV[6])
-  redis.call('ZADD', KEYS[3], now, ARGV[5])
-  return {'acquired', ARGV[1]}
-end
-local h = redis.call('HMGET', KEYS[1], 'rec', 'fp', 'state', 'lo', 'lu')
-if h[2] ~= ARGV[2] then return {'conflict', h[1]} end
-if h[3] == 'landed' then return {'done', h[1]} end
-if h[4] and h[4] ~= '' and h[4] ~= ARGV[3] and tonumber(h[5]) > now then
-  return {'busy', tostring(tonumber(h[5]) - now)}
-end
-redis.call('HSET', KEYS[1], 'lo', ARGV[3], 'lu', now + tonumber(ARGV[4]))
-return {'acquired', h[1]}
-`;
+/**
+ * `redisStores(client, { durability })`: each intent write that precedes a payment's or refund's
+ * send waits for `replicas` replicas (`WAIT replicas timeoutMs`) on the node that holds it.
+ *
+ * @example
+ * const durability: RedisDurability = { replicas: 1, timeoutMs: 500 };
+ * const { intentStore } = redisStores(cluster, { durability });
+ */
+export interface RedisDurability {
+  /** How many replicas must acknowledge the intent before the request is sent. */
+  replicas: number;
+  /** How long to wait for them, in milliseconds (at least 1). */
+  timeoutMs: number;
+}
 
-// KEYS: record, order's result ids, unfinished index. ARGV: owner, record, state, resultId,
-// release, key, ttl.
-const PUT = `
-if redis.call('HGET', KEYS[1], 'lo') ~= ARGV[1] then return 'lost' end
-if ARGV[4] ~= '' then
-  local holder = redis.call('HGET', KEYS[2], ARGV[4])
-  if holder and holder ~= ARGV[6] then return 'taken' end
-  redis.call('HSET', KEYS[2], ARGV[4], ARGV[6])
-  redis.call('PEXPIRE', KEYS[2], ARGV[7])
-end
-redis.call('HSET', KEYS[1], 'rec', ARGV[2], 'state', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
-if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'lo', '', 'lu', 0) end
-if ARGV[3] == 'open' or ARGV[3] == 'unknown' then
-  local t = redis.call('TIME')
-  redis.call('ZADD', KEYS[3], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[6])
-else
-  redis.call('ZREM', KEYS[3], ARGV[6])
-end
-return 'ok'
-`;
-
-const recordKey = (key: string) => `${PREFIX}:${key}`;
-const orderKeys = (orderId: string) => `${PREFIX}-order:${orderId}`;
-const orderIds = (orderId: string) => `${PREFIX}-ids:${orderId}`;
-const UNFINISHED = `${PREFIX}-unfinished`;
-const refundsKey = (paymentId: string) => `${PREFIX}-refunds:${paymentId}`;
-
-/** The intent store over a Redis connection's `send` (see client.ts). */
-export function redisIntentStore(send: Send): IntentStore {
-  const begin = scriptRunner(send, BEGIN);
-  const put = scriptRunner(send, PUT);
+/** The intent store over a Redis link (see client.ts). */
+export function redisIntentStore(link: RedisLink, durability?: RedisDurability): IntentStore {
+  const point = scriptRunner(link, POINT);
+  const begin = scriptRunner(link, BEGIN);
+  const put = scriptRunner(link, PUT);
+  const undo = scriptRunner(link, UNDO);
+  const wait = durability ? [['WAIT', durability.replicas, durability.timeoutMs]] : undefined;
+  /** The script's reply and how many replicas acknowledged it (all, when no durability is asked). */
+  const written = async (
+    script: ScriptRunner,
+    keys: string[],
+    args: (string | number)[],
+  ): Promise<[unknown, number]> => {
+    if (!wait) return [await script(keys, args), Number.POSITIVE_INFINITY];
+    const [reply, acks] = await script.followedBy(keys, args, wait);
+    return [reply, acks instanceof Error ? 0 : Number(acks)];
+  };
+  const short = (key: string, acknowledged: number) =>
+    new StoreDurabilityError({
+      idempotencyKey: key,
+      replicas: durability?.replicas ?? 0,
+      acknowledged,
+      timeoutMs: durability?.timeoutMs ?? 0,
+    });
   const parse = (raw: unknown) => JSON.parse(String(raw)) as IntentRecord;
+  /** Undoes a begin whose caller will send nothing: drops the record it made, or frees its lease. */
+  const undone = async (keys: string[], owner: string, key: string, reply: unknown) => {
+    const [status, , created] = reply as [string, string, string?];
+    if (status !== 'acquired') return;
+    await undo(keys, [owner, key, created ? 'drop' : 'release']).catch(() => undefined);
+  };
   const read = async (key: string) => {
-    const raw = await send(['HGET', recordKey(key), 'rec']);
+    const orderId = await link.send(['HGET', pointerKey(key), 'o']);
+    if (typeof orderId !== 'string') return undefined;
+    const raw = await link.send(['HGET', bucketKeys(orderId).record(key), 'rec']);
     return typeof raw === 'string' ? parse(raw) : undefined;
   };
+
   return {
     async begin(draft, owner, leaseMs): Promise<IntentBegin> {
-      const keys = [recordKey(draft.key), orderKeys(draft.orderId), UNFINISHED];
-      const args = [JSON.stringify(draft), draft.fingerprint, owner, Math.ceil(leaseMs), draft.key, TTL_MS];
-      const [status, value] = (await begin(keys, args)) as [string, string];
+      const k = bucketKeys(draft.orderId);
+      const keys = [k.record(draft.key), k.keys, k.unfinished];
+      const json = JSON.stringify(draft);
+      const args = [json, draft.fingerprint, owner, Math.ceil(leaseMs), draft.key, TTL_MS, draft.orderId];
+      const conflict = async (first: string): Promise<IntentBegin> => ({
+        status: 'conflict',
+        record: (await read(draft.key)) ?? parse(first),
+      });
+      let pointer: unknown = 'same';
+      let pointerAcks = Number.POSITIVE_INFINITY;
+      let reply: unknown;
+      let recordAcks: number;
+      if (!link.cluster) {
+        // One server: the pointer is checked in the same script.
+        [reply, recordAcks] = await written(begin, [...keys, pointerKey(draft.key)], args);
+      } else {
+        // The pointer (the key's slot) and the record (its order's bucket) in one round trip: a record
+        // made on another order than the pointer's is undone before anyone sends under it.
+        const [pointed, begun] = await Promise.allSettled([
+          written(point, [pointerKey(draft.key)], [draft.fingerprint, draft.orderId, json, TTL_MS]),
+          written(begin, keys, args),
+        ]);
+        if (begun.status === 'rejected') throw begun.reason;
+        [reply, recordAcks] = begun.value;
+        if (pointed.status === 'rejected') {
+          await undone(keys, owner, draft.key, reply);
+          throw pointed.reason;
+        }
+        [pointer, pointerAcks] = pointed.value;
+      }
+      const [status, value] = reply as [string, string, string?];
+      if (status === 'other') return conflict(value);
+      if (pointer !== 'new' && pointer !== 'same') {
+        // The key was first used with other params (another order): a conflict.
+        await undone(keys, owner, draft.key, reply);
+        return conflict(String(pointer));
+      }
       if (status === 'busy') return { status, until: Date.now() + Number(value) };
-      return { status: status as 'acquired' | 'done' | 'conflict', record: parse(value) };
+      const acknowledged = Math.min(pointerAcks, recordAcks);
+      if (status === 'acquired' && durability && acknowledged < durability.replicas) {
+        await undone(keys, owner, draft.key, reply);
+        throw short(draft.key, acknowledged);
+      }
+      // A record this call created is its draft: no need to parse it back.
+      const record = (reply as unknown[])[2] === 'new' ? draft : parse(value);
+      return { status: status as 'acquired' | 'done' | 'conflict', record };
     },
     async put(record, owner, release) {
-      const keys = [recordKey(record.key), orderIds(record.orderId), UNFINISHED];
+      const k = bucketKeys(record.orderId);
+      const keys = [k.record(record.key), k.ids, k.unfinished];
       const args = [
         owner,
         JSON.stringify(record),
@@ -90,40 +142,63 @@ export function redisIntentStore(send: Send): IntentStore {
         record.key,
         TTL_MS,
       ];
-      return String(await put(keys, args)) as 'ok' | 'lost' | 'taken';
+      if (release) {
+        // The key's last write: its pointer lives as long as its record (on one server, in the script).
+        if (!link.cluster) return String(await put([...keys, pointerKey(record.key)], args)) as PutResult;
+        const [reply] = await Promise.all([
+          put(keys, args),
+          link.send(['PEXPIRE', pointerKey(record.key), TTL_MS]).catch(() => undefined),
+        ]);
+        return String(reply) as PutResult;
+      }
+      // A write before a send (the next attempt's count and time): durable when asked.
+      const [reply, acknowledged] = await written(put, keys, args);
+      if (reply === 'ok' && durability && acknowledged < durability.replicas) {
+        await undo(keys, [owner, record.key, 'release']).catch(() => undefined);
+        throw short(record.key, acknowledged);
+      }
+      return String(reply) as PutResult;
     },
     get: read,
     async forOrder(orderId) {
-      const keys = (await send(['SMEMBERS', orderKeys(orderId)])) as string[];
-      const records = await Promise.all(keys.map(read));
-      return records.filter((r): r is IntentRecord => r !== undefined);
+      const k = bucketKeys(orderId);
+      const keys = (await link.send(['SMEMBERS', k.keys])) as string[];
+      const raws = await Promise.all(keys.map((key) => link.send(['HGET', k.record(key), 'rec'])));
+      return raws.flatMap((raw) => (typeof raw === 'string' ? [parse(raw)] : []));
     },
     async unfinished(olderThanMs) {
       const now = Date.now();
-      const keys = (await send(['ZRANGEBYSCORE', UNFINISHED, '-inf', now - olderThanMs])) as string[];
-      const out: IntentRecord[] = [];
-      for (const key of keys) {
-        const [rec, until] = (await send(['HMGET', recordKey(key), 'rec', 'lu'])) as [
-          string | null,
-          string | null,
-        ];
-        if (rec === null) {
-          await send(['ZREM', UNFINISHED, key]); // expired
-          continue;
-        }
-        const record = parse(rec);
-        if ((record.state === 'open' || record.state === 'unknown') && Number(until ?? 0) <= now)
-          out.push(record);
-      }
-      return out;
+      const cut = now - olderThanMs;
+      // Every bucket's index (on a cluster, each on the master of its slot), read at once.
+      const perBucket = await Promise.all(
+        Array.from({ length: BUCKETS }, async (_, b) => {
+          const keys = (await link.send(['ZRANGEBYSCORE', unfinishedOf(b), '-inf', cut])) as string[];
+          return Promise.all(
+            keys.map(async (key) => {
+              const [rec, until] = (await link.send(['HMGET', recordIn(b, key), 'rec', 'lu'])) as [
+                string | null,
+                string | null,
+              ];
+              if (rec === null) {
+                await link.send(['ZREM', unfinishedOf(b), key]); // expired
+                return undefined;
+              }
+              const record = parse(rec);
+              const free = Number(until ?? 0) <= now;
+              return (record.state === 'open' || record.state === 'unknown') && free ? record : undefined;
+            }),
+          );
+        }),
+      );
+      return perBucket.flat().filter((r): r is IntentRecord => r !== undefined);
     },
     async noteRefund(sighting) {
       const key = refundsKey(sighting.paymentId);
-      await send(['HSET', key, sighting.refundId, JSON.stringify(sighting)]);
-      await send(['PEXPIRE', key, TTL_MS]);
+      await link.send(['HSET', key, sighting.refundId, JSON.stringify(sighting)]);
+      await link.send(['PEXPIRE', key, TTL_MS]);
     },
     async refundsOf(paymentId) {
-      const values = (await send(['HVALS', refundsKey(paymentId)])) as string[];
+      const values = (await link.send(['HVALS', refundsKey(paymentId)])) as string[];
       return values.map((v) => JSON.parse(v) as RefundSighting);
     },
   };

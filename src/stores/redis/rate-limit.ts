@@ -2,11 +2,11 @@
 // kept by one atomic script (the arithmetic of core/stores/token-bucket.ts on Redis's clock).
 import type { RateLimitStore } from '../../core/stores/rate-limit-store.js';
 import { type BucketLimit, leaseWindowMs } from '../../core/stores/token-bucket.js';
-import { evalScript, type Send } from './client.js';
+import { evalScript, type RedisLink } from './client.js';
 import { BUCKET } from './scripts.js';
 
-/** The rate-limit store over a Redis connection's `send` (see client.ts). */
-export function redisRateLimitStore(send: Send): RateLimitStore {
+/** The rate-limit store over a Redis link (see client.ts; on a cluster each command goes to the node of its one key). */
+export function redisRateLimitStore({ send }: RedisLink): RateLimitStore {
   const bucket = (key: string, limit: BucketLimit, mode: string, ms: number, max = 1) => {
     const args = [limit.perSecond, limit.burst, limit.reserve, mode, ms, max, leaseWindowMs(limit)];
     return evalScript(send, BUCKET, key, ...args);

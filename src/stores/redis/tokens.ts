@@ -1,11 +1,11 @@
 // The token store on Redis (`redisStores(...).tokenStore`): one key per machine client's token, a
 // script that replaces it only over the token the caller saw, and a lock with an owner.
 import type { StoredToken, TokenStore } from '../../core/stores/token-store.js';
-import { evalScript, type Send } from './client.js';
+import { evalScript, type RedisLink } from './client.js';
 import { REPLACE_TOKEN, UNLOCK } from './scripts.js';
 
-/** The token store over a Redis connection's `send` (see client.ts). */
-export function redisTokenStore(send: Send): TokenStore {
+/** The token store over a Redis link (see client.ts; on a cluster each command goes to the node of its one key). */
+export function redisTokenStore({ send }: RedisLink): TokenStore {
   return {
     async get(key) {
       const raw = await send(['GET', key]);

@@ -1,0 +1,73 @@
+/**
+ * One Redis round trip on the caller's path (issue 42): keyed `payments.create` with the intent store
+ * on a local Redis (redis-server on loopback), against the same resource without the intent layer,
+ * beside a floor that makes one Redis round trip per call (`SET key NX PX`, then the unkeyed call):
+ * what any Redis-backed exactly-once layer must at least pay. The goal: the keyed figure within 10
+ * points of the floor's. Alternating rounds on the same loopback server, at concurrency 1 and 32.
+ */
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'redis';
+import { startRedis } from '../test/fleets/engines.js';
+import { paymentsOver } from './key-floor.js';
+import type { Comparison } from './report.js';
+import { sdk, stores } from './sdk.js';
+import { ORDER_ID, startBenchServer } from './server.js';
+import { alternate, summarize, throughput } from './stats.js';
+
+const PARAMS = { method: 'card', amount_cents: 12_500 } as const;
+
+export async function benchRedisIntents(options: {
+  perRound: number;
+  rounds: number;
+}): Promise<Comparison[]> {
+  const server = await startBenchServer();
+  const engine = await startRedis();
+  const redis = await createClient({ url: engine.url })
+    .on('error', () => {})
+    .connect();
+  const base = { accessToken: 'bench-token', baseUrl: server.url };
+  const client = new sdk.PaymentsClient(base);
+  const plain = paymentsOver(client);
+  const onRedis = new sdk.PaymentsClient({ ...base, intentStore: stores.redisStores(redis).intentStore });
+  const { perRound, rounds } = options;
+  try {
+    const results: Comparison[] = [];
+    for (const concurrency of [1, 32]) {
+      const run = (call: () => Promise<unknown>) => () => throughput(call, perRound, concurrency);
+      const rates = await alternate(
+        {
+          plain: run(() => plain.create(ORDER_ID, PARAMS)),
+          keyed: run(() => onRedis.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() })),
+          floor: run(async () => {
+            await redis.sendCommand(['SET', `bench-floor:${randomUUID()}`, '1', 'NX', 'PX', '60000']);
+            return plain.create(ORDER_ID, PARAMS);
+          }),
+        },
+        rounds,
+      );
+      const figure = `\`payments.create\` with a key, concurrency ${concurrency}`;
+      const row = (what: string, contender: keyof typeof rates): Comparison => ({
+        figure: `${figure}${what}`,
+        unit: 'req/s',
+        sdk: summarize(rates[contender]),
+        baselineName: 'the same resource without the intent layer (0.2.0)',
+        baseline: summarize(rates.plain),
+        goal: 0,
+        requests: perRound * rounds,
+      });
+      const floor = row(
+        ': one Redis round trip (`SET NX`) and the unkeyed call (the floor of the figure above)',
+        'floor',
+      );
+      const keyed = row(' (intent store on a local Redis)', 'keyed');
+      // The goal: within 10 points of the floor, as a ratio of the same baseline.
+      keyed.goal = Math.max(0, floor.sdk.rate / floor.baseline.rate - 0.1);
+      results.push(keyed, floor);
+    }
+    return results;
+  } finally {
+    await redis.quit().catch(() => {});
+    await engine.stop();
+    server.stop();
+  }
+}

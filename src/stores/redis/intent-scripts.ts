@@ -1,0 +1,150 @@
+/**
+ * The Lua scripts of the Redis intent store (intents.ts) and its key layout. Each script runs
+ * atomically; on a Redis Cluster every script's keys share one hash slot (docs/fleets.md, "Redis
+ * Cluster"): the keys of a script are those of one bucket of orders.
+ */
+
+const PREFIX = 'partner-payments:intent';
+
+/**
+ * How many buckets an order may fall in. A bucket is one hash slot: the records of its orders, their
+ * indexes and its list of unfinished intents. 1,024 slots spread over every master of any cluster
+ * up to a few hundred masters, and `unfinished()` reads 1,024 small sorted sets.
+ */
+export const BUCKETS = 1024;
+
+/** The bucket of an order: FNV-1a (32 bits) of its id, modulo {@link BUCKETS}. Stable across versions. */
+export function bucketOf(orderId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < orderId.length; i++) {
+    h ^= orderId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % BUCKETS;
+}
+
+/** The hash tag of a bucket: Redis Cluster places a key by what is between its first `{` and `}`. */
+const tag = (bucket: number) => `{pp-intents-${bucket}}`;
+
+/** The keys of an order's bucket. */
+export function bucketKeys(orderId: string) {
+  const t = `${PREFIX}:${tag(bucketOf(orderId))}`;
+  return {
+    record: (key: string) => `${t}:key:${key}`,
+    /** The order's idempotency keys (a set). */
+    keys: `${t}:order:${orderId}`,
+    /** The order's result ids, each to the key it is the result of (a hash). */
+    ids: `${t}:ids:${orderId}`,
+    unfinished: `${t}:unfinished`,
+  };
+}
+
+/** The unfinished index of bucket `b` (for `unfinished()`, which reads every bucket). */
+export const unfinishedOf = (bucket: number) => `${PREFIX}:${tag(bucket)}:unfinished`;
+/** The record of `key` in bucket `b`. */
+export const recordIn = (bucket: number, key: string) => `${PREFIX}:${tag(bucket)}:key:${key}`;
+
+/**
+ * A key's pointer: its fingerprint and order, set by its first use and never changed, so that a key
+ * is found (and a key used on another order is a conflict) without knowing its order. Its own slot:
+ * on a cluster it is set by {@link POINT} beside {@link BEGIN}; on a single server, by BEGIN itself.
+ */
+export const pointerKey = (key: string) => `${PREFIX}-key:${key}`;
+/** The refunds seen of a payment (one key, its own slot). */
+export const refundsKey = (paymentId: string) => `${PREFIX}-refunds:${paymentId}`;
+
+/**
+ * KEYS: pointer. ARGV: fingerprint, orderId, draft, ttl. Sets the pointer unless it exists; returns
+ * 'new', 'same' (this fingerprint), or the first draft of the key when its fingerprint differs.
+ */
+export const POINT = `
+local fp = redis.call('HGET', KEYS[1], 'fp')
+if not fp then
+  redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'o', ARGV[2], 'rec', ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return 'new'
+end
+if fp == ARGV[1] then return 'same' end
+return redis.call('HGET', KEYS[1], 'rec')
+`;
+
+/**
+ * KEYS: record, order's keys, unfinished index, and on a single server the key's pointer. ARGV:
+ * draft, fingerprint, owner, leaseMs, key, ttl, orderId. Returns {status, record} ('acquired' with a
+ * third element 'new' when it created the record), or {'other', first draft} when the pointer holds
+ * another fingerprint (on a single server, where the pointer is checked here: see {@link POINT}).
+ */
+export const BEGIN = `
+if #KEYS == 4 then
+  local fp = redis.call('HGET', KEYS[4], 'fp')
+  if not fp then
+    redis.call('HSET', KEYS[4], 'fp', ARGV[2], 'o', ARGV[7], 'rec', ARGV[1])
+    redis.call('PEXPIRE', KEYS[4], ARGV[6])
+  elseif fp ~= ARGV[2] then
+    return {'other', redis.call('HGET', KEYS[4], 'rec')}
+  end
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'fp', ARGV[2], 'state', 'open', 'lo', ARGV[3], 'lu', now + tonumber(ARGV[4]))
+  redis.call('PEXPIRE', KEYS[1], ARGV[6])
+  redis.call('SADD', KEYS[2], ARGV[5])
+  redis.call('PEXPIRE', KEYS[2], ARGV[6])
+  redis.call('ZADD', KEYS[3], now, ARGV[5])
+  return {'acquired', ARGV[1], 'new'}
+end
+local h = redis.call('HMGET', KEYS[1], 'rec', 'fp', 'state', 'lo', 'lu')
+if h[2] ~= ARGV[2] then return {'conflict', h[1]} end
+if h[3] == 'landed' then return {'done', h[1]} end
+if h[4] and h[4] ~= '' and h[4] ~= ARGV[3] and tonumber(h[5]) > now then
+  return {'busy', tostring(tonumber(h[5]) - now)}
+end
+redis.call('HSET', KEYS[1], 'lo', ARGV[3], 'lu', now + tonumber(ARGV[4]))
+return {'acquired', h[1]}
+`;
+
+/**
+ * KEYS: record, order's result ids, unfinished index, and on a single server the key's pointer (kept
+ * as long as the record when the lease is released). ARGV: owner, record, state, resultId, release,
+ * key, ttl. Returns 'ok', 'lost' (another owner holds the lease) or 'taken' (the result is another
+ * key's).
+ */
+export const PUT = `
+if redis.call('HGET', KEYS[1], 'lo') ~= ARGV[1] then return 'lost' end
+if ARGV[4] ~= '' then
+  local holder = redis.call('HGET', KEYS[2], ARGV[4])
+  if holder and holder ~= ARGV[6] then return 'taken' end
+  redis.call('HSET', KEYS[2], ARGV[4], ARGV[6])
+  redis.call('PEXPIRE', KEYS[2], ARGV[7])
+end
+redis.call('HSET', KEYS[1], 'rec', ARGV[2], 'state', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
+if ARGV[5] == '1' then
+  redis.call('HSET', KEYS[1], 'lo', '', 'lu', 0)
+  if #KEYS == 4 then redis.call('PEXPIRE', KEYS[4], ARGV[7]) end
+end
+if ARGV[3] == 'open' or ARGV[3] == 'unknown' then
+  local t = redis.call('TIME')
+  redis.call('ZADD', KEYS[3], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[6])
+else
+  redis.call('ZREM', KEYS[3], ARGV[6])
+end
+return 'ok'
+`;
+
+/**
+ * KEYS: record, order's keys, unfinished index. ARGV: owner, key, 'drop' or 'release'. Undoes a
+ * begin whose caller sends nothing: 'drop' deletes the record it created, 'release' frees the lease.
+ */
+export const UNDO = `
+if redis.call('HGET', KEYS[1], 'lo') ~= ARGV[1] then return 0 end
+if ARGV[3] == 'drop' then
+  redis.call('DEL', KEYS[1])
+  redis.call('SREM', KEYS[2], ARGV[2])
+  redis.call('ZREM', KEYS[3], ARGV[2])
+else
+  redis.call('HSET', KEYS[1], 'lo', '', 'lu', 0)
+end
+return 1
+`;
