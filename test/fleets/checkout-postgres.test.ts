@@ -1,8 +1,10 @@
 // Issue 40 on a real PostgreSQL 15: a checkout (`client.charge`) killed with SIGKILL at each point of
 // its flow, then rerun with the same key by a fresh process: one order and one payment. (The control,
-// the naive order-then-payment caught by the same count, is in checkout-redis.test.ts.)
+// the naive order-then-payment caught by the same count, is in checkout-redis.test.ts.) And 3
+// processes checking out the same 300 carts with lost answers and a SIGKILL.
 import { describe, expect, it } from 'vitest';
 import { expectOneOfEach, killAndRerun } from './checkout-crash.js';
+import { auditCheckout, checkoutFleet, expectOneEach } from './checkout-fleet.js';
 import { startPostgres } from './engines.js';
 import { useFleet } from './suite.js';
 
@@ -32,4 +34,13 @@ describe('a checkout killed mid-flow on PostgreSQL, then rerun by a fresh proces
     ]);
     expectOneOfEach(run, 'payment-answer');
   });
+});
+
+describe('3 processes checking out the same 300 carts on PostgreSQL, with lost answers and a SIGKILL', () => {
+  it("every cart has one order and one payment after a fresh process reruns the killed one's carts", async () => {
+    const run = await checkoutFleet(suite, { intents: 'postgres', carts: 300, killAt: 150 });
+    const found = auditCheckout(run);
+    console.info(`checkout fleet on PostgreSQL:\n  ${found.figures}`);
+    expectOneEach(run, found);
+  }, 300_000);
 });
