@@ -204,6 +204,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       outcomeUnknown: c.outcomeUnknown,
       failedByKind: c.failedByKind,
       keyed: runner.tally.figures,
+      checkouts: runner.checkouts.figures,
       durationMs,
       attempts: {
         count: c.attempts,
