@@ -27,6 +27,8 @@ function counters() {
 
 export interface CallRunnerSetup {
   clients: Record<PlannedCall['transport'], PaymentsClient>;
+  /** The clients of the checkouts (their own intent store: see harness.ts). */
+  checkoutClients: Record<PlannedCall['transport'], PaymentsClient>;
   server: Server;
   locationId: string;
   transcript: Transcript;
@@ -53,7 +55,11 @@ export class CallRunner {
     this.attemptOverruns = new Overruns(options.marginMs, this.lag);
     this.deadlineOverruns = new Overruns(options.marginMs, this.lag);
     // Attempts in flight, by client and the SDK's call id: at most `concurrency` entries.
-    for (const [name, client] of Object.entries(setup.clients)) {
+    const all = [
+      ...Object.entries(setup.clients),
+      ...Object.entries(setup.checkoutClients).map(([name, c]) => [`checkout ${name}`, c] as const),
+    ];
+    for (const [name, client] of all) {
       setup.transcript.listen(client);
       this.tally.listen(client);
       const started = new Map<string, number>();
@@ -160,7 +166,7 @@ export class CallRunner {
 
   /** A checkout, rerun until it succeeds; each run is judged against its own deadline. */
   async #checkout(call: PlannedCall): Promise<void> {
-    const { clients, server, locationId, transcript, options, input, breach } = this.setup;
+    const { checkoutClients, server, locationId, transcript, options, input, breach } = this.setup;
     const c = this.counts;
     const opts = {
       headers: { 'x-chaos-call': call.callId },
@@ -186,7 +192,7 @@ export class CallRunner {
         now,
       );
     };
-    const client = clients[call.transport];
+    const client = checkoutClients[call.transport];
     const run = await checkoutWithReruns(
       client,
       call.callId,
