@@ -27,6 +27,7 @@ export const WEIGHTS: Record<Kind, number> = {
   'orders.get': 16,
   'payments.get': 10,
   'locations.list': 14,
+  charge: 8,
 };
 /** How a run draws its calls. */
 export interface Plan {
@@ -62,6 +63,8 @@ export function planned(seed: number, prefix: string, i: number, plan: Plan): Pl
     callId: `${prefix}-${seed}-${i}`,
     kind,
     transport: i % 2 === 0 ? 'undici' : 'fetch',
+    // A checkout's deadline (each run's) is the short one, below settleMs: a lost payment answer in
+    // it ends the run outcomeUnknown at the deadline (api.md 19), and the rerun settles the key.
     deadlineMs: withDeadline ? (keyed(kind) ? plan.keyedDeadlineMs : plan.deadlineMs) : undefined,
   };
 }
@@ -123,5 +126,7 @@ export async function invoke(
     case 'locations.list':
       for await (const _location of client.locations.list({ limit: 10 }, opts));
       return;
+    case 'charge':
+      throw new Error('checkouts run through checkoutWithReruns (checkout.ts)');
   }
 }

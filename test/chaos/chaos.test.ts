@@ -6,6 +6,8 @@
 // key, every payment a call returns (adopted or answered) is its own key's, and at most 1 payment
 // call in 1,000 ends outcomeUnknown. `npm run soak -- --calls 20000` runs the same harness longer
 // (docs/reliability.md).
+// Issue 40: checkouts (`client.charge`, an order and its payment under one key), rerun with the same
+// key on every failure: exactly one order and one payment per key in the mock's records.
 import { expect, it, describe as suite, vi } from 'vitest';
 import { hashSeed, pickFault } from './faults.js';
 import { assertLoopback, runChaos } from './harness.js';
@@ -149,6 +151,32 @@ suite('the chaos harness itself', () => {
     },
     BUDGET_MS,
   );
+
+  it(
+    'fails when a rerun checkout makes a second order (the naive order-then-payment, planted)',
+    async () => {
+      // 60% of the requests answered 503 (half of them after the mock committed): some runs fail
+      // after their order was made, and the rerun of the naive checkout (no key on the order) makes
+      // another.
+      const run = await runChaos({
+        calls: 8,
+        warmup: 0,
+        concurrency: 8,
+        seed: 3,
+        faultRate: 0.6,
+        faults: ['status_503'],
+        weights: { charge: 1 },
+        settleMs: 100, // a payment reconciles at once (the mock commits before it answers): a short run
+        plantNaiveCheckout: true,
+      });
+      expect(run.checkouts.rerunKeys).toBeGreaterThan(0);
+      expect(run.server.checkouts.maxOrdersPerKey).toBeGreaterThanOrEqual(2);
+      expect(run.broken.some((line) => /^checkout checkout-.+: [2-9] orders, 1 payments$/.test(line))).toBe(
+        true,
+      );
+    },
+    BUDGET_MS,
+  );
 });
 
 it(
@@ -197,6 +225,17 @@ it(
     expect(payments.verdicts.not_landed).toBeGreaterThan(5);
     // ... and at most 1 payment call in 1,000 still ends outcomeUnknown.
     expect(payments.unknown / payments.calls).toBeLessThanOrEqual(0.001);
+
+    // Issue 40: every checkout resolved by its reruns, each key exactly one order and one payment.
+    const { checkouts } = run;
+    expect(checkouts.keys).toBeGreaterThan(100);
+    expect(checkouts.unresolved).toBe(0);
+    expect(checkouts.ok).toBe(checkouts.keys);
+    expect(run.server.checkouts.exactlyOne).toBe(run.server.checkouts.keys);
+    expect(run.server.checkouts.maxOrdersPerKey).toBe(1);
+    expect(run.server.checkouts.maxPaymentsPerKey).toBe(1);
+    expect(run.server.checkouts.wrong).toBe(0);
+    expect(run.server.checkouts.results).toBe(run.server.checkouts.keys);
   },
   BUDGET_MS,
 );

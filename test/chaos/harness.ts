@@ -91,9 +91,23 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       undici: new PaymentsClient(common),
       fetch: new PaymentsClient({ ...common, fetch: (url, init) => globalThis.fetch(url, init) }),
     };
+    // The checkouts' own store, as bounded: a checkout is rerun while its key is known, and in the
+    // shared store a key that stayed unknown for seconds was the oldest one when it landed, so the
+    // cap dropped it before the rerun could find it (the rerun then paid again: a bound of the
+    // store that MemoryIntentStore documents, not kept by a harness that reruns; docs/reliability.md).
+    const checkoutStore = new MemoryIntentStore({ maxIntents: options.maxIntents });
+    const checkoutClients = {
+      undici: new PaymentsClient({ ...common, intentStore: checkoutStore }),
+      fetch: new PaymentsClient({
+        ...common,
+        intentStore: checkoutStore,
+        fetch: (url, init) => globalThis.fetch(url, init),
+      }),
+    };
 
     const runner = new CallRunner({
       clients,
+      checkoutClients,
       server,
       locationId: ready.locationId,
       transcript,
@@ -148,6 +162,8 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
     // What the clients themselves show, then the scan (after the heap was measured).
     transcript.client(clients.undici);
     transcript.client(clients.fetch);
+    transcript.client(checkoutClients.undici);
+    transcript.client(checkoutClients.fetch);
     transcript.close();
     const server_ = await server.collect(false);
     const scanner = new SecretScanner(server_.secrets);
@@ -204,6 +220,7 @@ export async function runChaos(input: ChaosOptions): Promise<ChaosResult> {
       outcomeUnknown: c.outcomeUnknown,
       failedByKind: c.failedByKind,
       keyed: runner.tally.figures,
+      checkouts: runner.checkouts.figures,
       durationMs,
       attempts: {
         count: c.attempts,

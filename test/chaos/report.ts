@@ -32,6 +32,14 @@ function keyedLine(name: string, t: KeyedTally, mode: string): string {
   return `keyed ${name}: ${t.calls} calls, ${t.ok} returned it (${t.adopted} adopted after a lost answer), ${t.failedKnown} failed with a known outcome, ${t.unknown} outcomeUnknown (${share(t.unknown, t.calls)})${off}${examples}`;
 }
 
+/** The checkouts: how the clients' ended (reruns included), what the mock made per key. */
+function checkoutLine(r: ChaosResult): string {
+  const t = r.checkouts;
+  const s = r.server.checkouts;
+  const examples = t.unresolvedExamples.map((line) => `\n  unresolved: ${line}`).join('');
+  return `checkouts (client.charge, rerun with the same key on every failure, at most 8 runs): ${t.keys} keys, ${t.ok} returned their order and payment, ${t.runs} runs (${t.rerunKeys} keys rerun, at most ${t.maxRuns} runs), ${t.unresolved} unresolved (${t.unresolvedUnknown} outcomeUnknown); per key in the mock's records (warm-up included): ${s.keys} keys, ${s.exactlyOne} with exactly 1 order and 1 payment, most orders of one key ${s.maxOrdersPerKey}, most payments ${s.maxPaymentsPerKey}, ${s.withoutPayment} without a payment; ${s.results} results checked, ${s.wrong} not their key's${examples}`;
+}
+
 export function describe(r: ChaosResult): string {
   const o = r.options;
   const p = r.server.proxy;
@@ -48,6 +56,7 @@ export function describe(r: ChaosResult): string {
     keyedLine('payments', r.keyed.payments, o.reconcile),
     keyedLine('refunds', r.keyed.refunds, o.reconcile),
     `keyed results checked against the mock's records (warm-up included): ${r.server.keyed.results} (${r.server.keyed.adopted} adopted), ${r.server.keyed.wrong} not its own key's; most payments of one key ${r.server.keyed.maxPaymentsPerKey}, most refunds of one key ${r.server.keyed.maxRefundsPerKey}`,
+    checkoutLine(r),
     `${p.requests} requests through the proxy, ${p.forwarded} reached the mock, ${p.faulted} faulted: ${faults}`,
     `mock created for the calls: ${r.server.created.orders} orders, ${r.server.created.payments} payments, ${r.server.created.refunds} refunds, ${r.server.created.voids} voids`,
     `attempts (client clock): ${r.attempts.count}, longest ${r.attempts.maxMs} ms against a ${o.timeoutMs} ms timeout; past timeout + ${o.marginMs} ms: ${r.attempts.explained} within the event loop's stalls at the time, ${r.attempts.over} beyond them${r.attempts.over > 0 ? ` (largest overrun net of stalls ${r.attempts.maxUnexplainedMs} ms)` : ''}`,

@@ -4,6 +4,7 @@
 import { type PaymentsClient, PaymentsError } from '../../src/index.js';
 import { invoke, keyed, keyOf, type Plan, type PlannedCall, planned } from './calls.js';
 import type { Server } from './channel.js';
+import { CheckoutTally, checkoutWithReruns } from './checkout.js';
 import { IntentTally } from './intents.js';
 import { LagMonitor, Overruns } from './lag.js';
 import type { ChaosOptions } from './run-options.js';
@@ -26,13 +27,15 @@ function counters() {
 
 export interface CallRunnerSetup {
   clients: Record<PlannedCall['transport'], PaymentsClient>;
+  /** The clients of the checkouts (their own intent store: see harness.ts). */
+  checkoutClients: Record<PlannedCall['transport'], PaymentsClient>;
   server: Server;
   locationId: string;
   transcript: Transcript;
   plan: Plan;
   options: { seed: number; concurrency: number; timeoutMs: number; marginMs: number };
   /** Self-test hooks and progress, as ChaosOptions has them. */
-  input: Pick<ChaosOptions, 'plantWrongAdoption' | 'onProgress'>;
+  input: Pick<ChaosOptions, 'plantWrongAdoption' | 'plantNaiveCheckout' | 'onProgress'>;
   /** Records a broken promise. */
   breach: (line: string) => void;
 }
@@ -41,6 +44,7 @@ export interface CallRunnerSetup {
 export class CallRunner {
   counts = counters();
   readonly tally = new IntentTally();
+  readonly checkouts = new CheckoutTally();
   readonly lag = new LagMonitor();
   readonly attemptOverruns: Overruns;
   readonly deadlineOverruns: Overruns;
@@ -51,7 +55,11 @@ export class CallRunner {
     this.attemptOverruns = new Overruns(options.marginMs, this.lag);
     this.deadlineOverruns = new Overruns(options.marginMs, this.lag);
     // Attempts in flight, by client and the SDK's call id: at most `concurrency` entries.
-    for (const [name, client] of Object.entries(setup.clients)) {
+    const all = [
+      ...Object.entries(setup.clients),
+      ...Object.entries(setup.checkoutClients).map(([name, c]) => [`checkout ${name}`, c] as const),
+    ];
+    for (const [name, client] of all) {
       setup.transcript.listen(client);
       this.tally.listen(client);
       const started = new Map<string, number>();
@@ -99,6 +107,7 @@ export class CallRunner {
     this.lag.max = 0;
     this.counts = counters();
     this.tally.reset();
+    this.checkouts.reset();
   }
 
   stop(): void {
@@ -111,6 +120,7 @@ export class CallRunner {
     const { clients, server, locationId, transcript, options, input, breach } = this.setup;
     const c = this.counts;
     const fixture = await server.prepare(call.callId, call.kind);
+    if (call.kind === 'charge') return this.#checkout(call);
     const t0 = performance.now();
     const kind = call.kind === 'payments.create' ? 'payment' : 'refund';
     try {
@@ -152,5 +162,53 @@ export class CallRunner {
         now,
       );
     }
+  }
+
+  /** A checkout, rerun until it succeeds; each run is judged against its own deadline. */
+  async #checkout(call: PlannedCall): Promise<void> {
+    const { checkoutClients, server, locationId, transcript, options, input, breach } = this.setup;
+    const c = this.counts;
+    const opts = {
+      headers: { 'x-chaos-call': call.callId },
+      timeoutMs: options.timeoutMs,
+      ...(call.deadlineMs === undefined ? {} : { deadlineMs: call.deadlineMs }),
+    };
+    const onRun = (t0: number, error: unknown) => {
+      if (error !== undefined) {
+        // Every failed run, not only the last: what it threw is checked and scanned for secrets.
+        if (!(error instanceof PaymentsError)) {
+          c.notPaymentsError++;
+          breach(`${call.callId} charge: threw a non-PaymentsError: ${String(error)}`);
+        }
+        transcript.error(error);
+      }
+      if (call.deadlineMs === undefined) return;
+      const now = performance.now();
+      c.deadlineCalls++;
+      c.deadlineMaxMs = Math.max(c.deadlineMaxMs, now - t0);
+      this.deadlineOverruns.note(
+        `${call.callId} charge, deadline ${call.deadlineMs} ms`,
+        t0 + call.deadlineMs,
+        now,
+      );
+    };
+    const client = checkoutClients[call.transport];
+    const run = await checkoutWithReruns(
+      client,
+      call.callId,
+      locationId,
+      opts,
+      onRun,
+      input.plantNaiveCheckout,
+    );
+    this.checkouts.end(call.callId, run);
+    if (run.result !== undefined) {
+      c.ok++;
+      server.send({ t: 'created', callId: call.callId, kind: 'charge', id: run.result, adopted: false });
+      return;
+    }
+    c.failed++;
+    c.failedByKind.charge = (c.failedByKind.charge ?? 0) + 1;
+    if ((run.error as { outcomeUnknown?: boolean }).outcomeUnknown) c.outcomeUnknown++;
   }
 }

@@ -1,5 +1,6 @@
 // What a chaos run takes and what it reports (the client side's; types.ts has what the two processes
 // share).
+import type { CheckoutTallyFigures } from './checkout.js';
 import type { KeyedFiguresClient } from './intents.js';
 import type { FAULTS, Kind, ServerSummary } from './types.js';
 
@@ -54,6 +55,11 @@ export interface ChaosOptions {
    * and the heap check measures what grows beyond the store's bound (docs/reliability.md). @default 150
    */
   maxIntents?: number;
+  /**
+   * A self-test's defect on the client side: checkouts create the order without a key and key the
+   * payment by the order, so that every rerun makes another order and pays it.
+   */
+  plantNaiveCheckout?: boolean | undefined;
   /** Writes a heap snapshot after the warm-up and one after the calls there (to find a leak). */
   heapSnapshots?: string | undefined;
   /** Called every 1,000 calls. */
@@ -64,7 +70,13 @@ export interface ChaosResult {
   options: Required<
     Omit<
       ChaosOptions,
-      'duplicateOrders' | 'onProgress' | 'heapSnapshots' | 'weights' | 'faults' | 'plantWrongAdoption'
+      | 'duplicateOrders'
+      | 'onProgress'
+      | 'heapSnapshots'
+      | 'weights'
+      | 'faults'
+      | 'plantWrongAdoption'
+      | 'plantNaiveCheckout'
     >
   >;
   calls: number;
@@ -76,6 +88,8 @@ export interface ChaosResult {
   failedByKind: Record<string, number>;
   /** The keyed payments and refunds, as the clients saw them (the measured calls). */
   keyed: KeyedFiguresClient;
+  /** The checkouts (the measured calls), as the clients saw them. */
+  checkouts: CheckoutTallyFigures;
   durationMs: number;
   /**
    * Attempts as the clients timed them: from the `request` event to the attempt's end. `explained`:

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { PaymentsClient, SCOPES } from '../../src/index.js';
 import { createMockService, type LoopbackServer, serveFetch } from '../../src/testing/index.js';
+import { CheckoutLedger } from './checkout.js';
 import { KeyedLedger } from './keyed.js';
 import { LagMonitor, Overruns } from './lag.js';
 import { startChaosProxy } from './proxy.js';
@@ -108,7 +109,14 @@ const ledger = new KeyedLedger({
     (await setup.payments.create(orderId, { method: 'card', amount_cents: amount })).payment_id,
 });
 
+// Checkouts: what each key's requests created, judged with `createdBy`.
+const checkouts = new CheckoutLedger();
+
 async function prepare(callId: string, kind: Kind): Promise<Fixture | undefined> {
+  if (kind === 'charge') {
+    checkouts.noteKey(callId);
+    return undefined;
+  }
   if (kind === 'orders.create' || kind === 'orders.create.checkout' || kind === 'locations.list')
     return undefined;
   if (kind === 'payments.create') return ledger.paymentFixture(callId);
@@ -160,11 +168,13 @@ function summarise(reset: boolean): ServerSummary {
   // The mock's own state: one payment per key (of its amount, on its order), one refund per key
   // (of its payment); and each result a client returned is its own call's.
   const keyed = ledger.judge(mock.snapshot(), broken);
+  const checkoutFigures = checkouts.judge(createdBy, broken);
   const summary: ServerSummary = {
     proxy: proxy.figures(reset),
     created: { ...created },
     broken: [...broken],
     keyed,
+    checkouts: checkoutFigures,
     secrets: [...secrets],
     loopDelayMaxMs: Math.round(lag.max),
     heapUsedMB: Math.round(process.memoryUsage().heapUsed / 1_048_576),
@@ -201,7 +211,8 @@ process.on('message', (message: ToServer) => {
       failures.push(message);
       return;
     case 'created':
-      ledger.noteResult(message);
+      if (message.kind === 'charge') checkouts.noteResult(message.callId, message.id);
+      else ledger.noteResult(message);
       return;
     case 'sync':
       send({ t: 'synced', id: message.id });

@@ -1,6 +1,6 @@
 /**
  * The chaos run, longer: npm run soak -- --calls 20000 [--concurrency 32] [--seed 10] [--warmup 2000]
- * [--reconcile auto|off] [--settle 5000] [--max-intents 150]
+ * [--reconcile auto|off] [--settle 5000] [--max-intents 150] [--fault-rate 0.13]
  * Prints the report; exits 1 when a promise was broken or the clients' heap grew by 5 MB or more
  * (measured with the clients' intent store already at its cap: docs/reliability.md).
  */
@@ -21,6 +21,7 @@ const seed = arg('seed', 10);
 const warmup = arg('warmup', 2_000);
 const settleMs = arg('settle', 5_000);
 const maxIntents = arg('max-intents', 150);
+const faultRate = arg('fault-rate', 0.13);
 const at = args.indexOf('--reconcile');
 const reconcile = at === -1 ? 'auto' : args[at + 1];
 if (reconcile !== 'auto' && reconcile !== 'off') throw new Error("--reconcile takes 'auto' or 'off'");
@@ -32,7 +33,7 @@ const load = () =>
     .join(' ');
 const started = new Date();
 console.log(
-  `npm run soak -- --calls ${calls} --concurrency ${concurrency} --seed ${seed} --warmup ${warmup} --reconcile ${reconcile} --settle ${settleMs} --max-intents ${maxIntents}`,
+  `npm run soak -- --calls ${calls} --concurrency ${concurrency} --seed ${seed} --warmup ${warmup} --reconcile ${reconcile} --settle ${settleMs} --max-intents ${maxIntents} --fault-rate ${faultRate}`,
 );
 console.log(`started ${started.toISOString()}, node ${process.version}, load average ${load()}`);
 const result = await runChaos({
@@ -43,6 +44,7 @@ const result = await runChaos({
   reconcile,
   settleMs,
   maxIntents,
+  faultRate,
   samples: 10,
   heapSnapshots: process.env.CHAOS_HEAP_SNAPSHOTS,
   onProgress: (done) => {

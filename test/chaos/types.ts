@@ -1,3 +1,5 @@
+import type { CheckoutFigures } from './checkout.js';
+
 /** The faults the chaos proxy plays (one per request at most) and what its two processes say. */
 export const FAULTS = [
   'refused',
@@ -24,6 +26,8 @@ export const KINDS = [
   'orders.get',
   'payments.get',
   'locations.list',
+  /** A checkout: `client.charge` (an order and its payment under one key), rerun until it succeeds. */
+  'charge',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -80,6 +84,8 @@ export interface ServerSummary {
   broken: string[];
   /** The keyed payments and refunds the clients returned, checked against the mock's records. */
   keyed: KeyedFigures;
+  /** The checkouts: what the mock created per key, and whether each result was its key's. */
+  checkouts: CheckoutFigures;
   /** Every secret the mock minted or holds, with a name for it (the client secret, tokens, URLs). */
   secrets: [string, string][];
   /** The longest the server's event loop was blocked during the run. */

@@ -16,9 +16,12 @@ export interface CountingMock {
   arrivals: number[];
   /**
    * Runs on each request before the mock sees it (a test's fault schedule: `mock.failNext` for this
-   * very request, or killing a worker mid-call). Unset by default.
+   * very request, or killing a worker mid-call). When it returns a response, that is the answer and
+   * the mock does not see the request (the door may have passed it to `mock.fetch` itself, to kill
+   * the worker once the mock committed it). Unset by default.
    */
-  door: ((request: Request) => void | Promise<void>) | undefined;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a door written as `async () => {}` answers nothing.
+  door: ((request: Request) => void | Response | Promise<void | Response>) | undefined;
   /**
    * A machine client of the first partner (a fresh bucket and token per test) and an order it can read
    * (`orders` of them, of `totalCents` each, when asked: `orderIds`).
@@ -30,6 +33,8 @@ export interface CountingMock {
     options: { clientId: string; clientSecret: string; baseUrl: string; authUrl: string; maxRetries: number };
     orderId: string;
     orderIds: string[];
+    /** A location of the partner, for orders the fleet creates itself. */
+    locationId: string;
   }>;
   close(): Promise<void>;
 }
@@ -44,8 +49,7 @@ export async function startCountingMock(options: MockServiceOptions = {}): Promi
     if (isToken) counts.token++;
     else counts.api++;
     const arrived = Date.now();
-    await hooks.door?.(request);
-    const response = await mock.fetch(request);
+    const response = (await hooks.door?.(request)) ?? (await mock.fetch(request));
     if (response.status === 429) counts.status429++;
     else if (!isToken && response.ok) arrivals.push(arrived);
     return response;
@@ -91,6 +95,7 @@ export async function startCountingMock(options: MockServiceOptions = {}): Promi
         },
         orderId: orderIds[0]!,
         orderIds,
+        locationId: locationId!,
       };
     },
     async close() {

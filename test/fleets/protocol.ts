@@ -32,6 +32,21 @@ export interface ChargeOutcome {
   tookMs: number;
 }
 
+/** One cart a worker checks out: `client.charge` of its order under `key` (its description: the key). */
+export interface Cart {
+  key: string;
+  locationId: string;
+  totalCents: number;
+  /** The payment's amount: below the total, so that the mock would take a second charge (and show it). */
+  amountCents: number;
+}
+
+/**
+ * How a worker checks its carts out: `charge` (client.charge under the cart's key), or the naive
+ * pattern a control runs: `orders.create` without a key, then `payments.create` keyed by the order.
+ */
+export type CheckoutWay = 'charge' | 'naive';
+
 export type Command =
   | ({
       op: 'client';
@@ -41,10 +56,17 @@ export type Command =
       intents?: StoreKind;
       options: PaymentsClientOptions;
       rateLimit?: Omit<RateLimitOptions, 'store'>;
+      /**
+       * The process kills itself (SIGKILL) when the client first begins a payment's intent: after
+       * its order was created and answered, before anything of the payment is stored or sent.
+       */
+      dieAtPayment?: boolean;
     } & StoreTarget)
   | { op: 'get'; name: string; orderId: string; n: number }
   /** Makes the charges, `concurrency` at a time, and tallies the client's `reconcile` events meanwhile. */
   | { op: 'charge'; name: string; charges: Charge[]; concurrency: number }
+  /** Checks the carts out, `concurrency` at a time (outcomes in `charged`, `orderId` '' when unknown). */
+  | { op: 'checkout'; name: string; carts: Cart[]; concurrency: number; way?: CheckoutWay }
   | { op: 'recover'; name: string; olderThanMs?: number }
   | ({
       op: 'dedupe';

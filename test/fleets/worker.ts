@@ -19,6 +19,7 @@ import {
   redisStores,
 } from '../../src/stores/index.js';
 import { createDeduplicator, type DedupeStore, verifyWebhook } from '../../src/webhooks/index.js';
+import { checkout, dieAtFirstBegin } from './checkout-worker.js';
 import { connectCluster, isClusterUrl } from './cluster.js';
 import type { Charge, ChargeOutcome, Command, Reply, StoreKind } from './protocol.js';
 
@@ -145,7 +146,8 @@ async function run(cmd: Command): Promise<Reply> {
   switch (cmd.op) {
     case 'client': {
       const s = await stores(cmd.store, cmd);
-      const intentStore = cmd.intents ? (await stores(cmd.intents, cmd)).intentStore : undefined;
+      const shared = cmd.intents ? (await stores(cmd.intents, cmd)).intentStore : undefined;
+      const intentStore = shared && cmd.dieAtPayment ? dieAtFirstBegin(shared) : shared;
       const warnings: string[] = [];
       const log = (line: string) => warnings.push(line);
       const options: PaymentsClientOptions = {
@@ -186,6 +188,12 @@ async function run(cmd: Command): Promise<Reply> {
       const entry = clients.get(cmd.name)!;
       entry.reconciled = {};
       const charged = await charge(entry, cmd.charges, cmd.concurrency);
+      return { ok: true, charged, reconciled: entry.reconciled, warnings: entry.warnings };
+    }
+    case 'checkout': {
+      const entry = clients.get(cmd.name)!;
+      entry.reconciled = {};
+      const charged = await checkout(entry.client, cmd.carts, cmd.concurrency, cmd.way);
       return { ok: true, charged, reconciled: entry.reconciled, warnings: entry.warnings };
     }
     case 'recover': {

@@ -1,0 +1,63 @@
+// Issue 40 on a real Redis: a checkout (`client.charge`) killed with SIGKILL at each point of its flow,
+// then rerun with the same key by a fresh process: one order and one payment. The control runs the
+// naive order-then-payment (no key on the order) through the same kill and count, which catch it
+// making a second order and a second payment. And 3 processes checking out the same 300 carts with
+// lost answers and a SIGKILL, with the same control.
+import { describe, expect, it } from 'vitest';
+import { expectOneOfEach, killAndRerun } from './checkout-crash.js';
+import { auditCheckout, checkoutFleet, expectOneEach } from './checkout-fleet.js';
+import { startRedis } from './engines.js';
+import { useFleet } from './suite.js';
+
+const suite = useFleet(3, startRedis, { rateLimits: false, clock: { realTime: true } });
+
+describe('a checkout killed mid-flow on Redis, then rerun by a fresh process', () => {
+  it.each([
+    ['order-answer', { orders: 1, payments: 0 }],
+    ['before-payment', { orders: 1, payments: 0 }],
+    ['payment-held', { orders: 1, payments: 0 }],
+    ['payment-answer', { orders: 1, payments: 1 }],
+  ] as const)('killed at %s: one order, one payment', async (point, atKill) => {
+    const run = await killAndRerun(suite, { intents: 'redis', point });
+    expect({ orders: run.atKill.orders, payments: run.atKill.payments }).toEqual(atKill);
+    expectOneOfEach(run, point);
+  });
+
+  it('killed with the payment made and its answer held: recover() reports the key landed, the rerun returns that payment', async () => {
+    const run = await killAndRerun(suite, { intents: 'redis', point: 'payment-answer', recoverFirst: true });
+    const mine = run.recovered?.filter((r) => r.idempotencyKey === run.key);
+    expect(mine).toEqual([
+      expect.objectContaining({ outcome: 'landed', paymentId: run.final.paymentIds[0] }),
+    ]);
+    expectOneOfEach(run, 'payment-answer');
+  });
+
+  it('control: the naive order-then-payment, killed and rerun alike, makes a second order and a second payment (the count catches it)', async () => {
+    const run = await killAndRerun(suite, { intents: 'redis', point: 'payment-answer', way: 'naive' });
+    expect(run.killed).toBe(true);
+    expect(run.rerun.error).toBeUndefined();
+    expect({
+      orders: run.final.orders,
+      orderCreations: run.final.orderCreations,
+      payments: run.final.payments,
+    }).toEqual({ orders: 2, orderCreations: 2, payments: 2 });
+  });
+});
+
+describe('3 processes checking out the same 300 carts on Redis, with lost answers and a SIGKILL', () => {
+  it("every cart has one order and one payment after a fresh process reruns the killed one's carts", async () => {
+    const run = await checkoutFleet(suite, { intents: 'redis', carts: 300, killAt: 150 });
+    const found = auditCheckout(run);
+    console.info(`checkout fleet on Redis:\n  ${found.figures}`);
+    expectOneEach(run, found);
+  }, 300_000);
+
+  it('control: the naive order-then-payment through the same run makes carts a second order and payment (the audit catches it)', async () => {
+    const run = await checkoutFleet(suite, { intents: 'redis', carts: 30, killAt: 20, way: 'naive' });
+    const found = auditCheckout(run);
+    console.info(`control, naive checkout:\n  ${found.figures}`);
+    // Every process made its own order of every cart, and the fresh process one more.
+    expect(found.ordersNot1).toHaveLength(30);
+    expect(found.paymentsNot1.length).toBeGreaterThan(20);
+  }, 120_000);
+});
