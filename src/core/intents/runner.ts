@@ -1,22 +1,17 @@
 // Exactly-once payments and refunds (api.md 17): one call under an idempotency key holds the key's
 // lease in the intent store, sends, and after a lost answer reconciles before it answers.
-import { sleep } from '../../internal/sleep.js';
 import { APIPromise, metaOf, responseMeta } from '../call/api-promise.js';
 import { restate } from '../call/final-error.js';
-import { APIUserAbortError } from '../errors/api-errors.js';
 import { CallError } from '../errors/call-error.js';
-import { IdempotencyConflictError } from '../errors/local-errors.js';
 import type { EventSink } from '../observe/events.js';
 import { type IntentBegin, type IntentRecord, type IntentStore, revise } from '../stores/intent-store.js';
 import { MemoryIntentStore } from '../stores/memory-intent-store.js';
 import type { ReconcileMode, RequestSpec, ResponseMeta, Settle } from '../types.js';
 import { lostLease, storeFailure } from './failures.js';
 import { type Intent, type IntentCall, newIntent, resultIdOf, sendOptions } from './intent.js';
+import { Leases } from './leases.js';
 import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
 import { type RecoveredIntent, type RecoverOptions, recoverIntents } from './recover.js';
-
-/** How often a call waiting for another holder of its key looks again. */
-const BUSY_POLL_MS = 250;
 
 /** What the runner needs beyond reconciliation's reads. */
 export interface IntentConfig extends IntentIO {
@@ -38,14 +33,12 @@ export class IntentRunner {
   /** Lease owners are this id and a count: unique across a fleet at the cost of one UUID. */
   readonly #id = crypto.randomUUID();
   #calls = 0;
-  /**
-   * Per key, the landing write of a call that answered before its store acknowledged it: a call of
-   * this client with the key waits for it rather than finding the lease held and polling.
-   */
-  readonly #landing = new Map<string, Promise<void>>();
+  /** The store's leases and writes of this runner's calls. */
+  readonly #leases: Leases;
 
   constructor(private readonly cfg: IntentConfig) {
     const store = cfg.store;
+    this.#leases = new Leases(store, cfg.log);
     this.#memory =
       store instanceof MemoryIntentStore &&
       store.begin === MemoryIntentStore.prototype.begin &&
@@ -139,7 +132,7 @@ export class IntentRunner {
     const { key, mode, leaseMs, until, owner, draft } = intent;
     const signal = opts?.signal;
     const now = draft.createdAt;
-    let record = first ? draft : await this.#acquire(draft, owner, leaseMs, until, signal);
+    let record = first ? draft : await this.#leases.acquire(draft, owner, leaseMs, until, signal);
     const kind = draft.kind;
     if (record.state === 'landed') return call.response.parse(record.result ?? {}) as T;
     const fresh = record.createdAt === now && record.firstSentAt === now && record.sends === 1;
@@ -169,7 +162,7 @@ export class IntentRunner {
           sends: record.sends + 1,
           updatedAt: at,
         });
-        if ((await this.#put(record, owner, false)) === 'lost') throw lostLease(kind, key);
+        if ((await this.#leases.put(record, owner, false)) === 'lost') throw lostLease(kind, key);
       }
       sent++;
       try {
@@ -177,19 +170,12 @@ export class IntentRunner {
         const sending = this.#send(call, intent);
         const data = (await sending) as T;
         Object.assign(meta, metaOf(sending));
-        // The caller has its payment now; the record lands behind it (one store round trip on the
-        // caller's path, the lease before the send). Until it lands the key's lease stays held, so a
-        // call with the key anywhere finds it held, then landed, never new; a crash in between
-        // leaves an open intent that the next call with the key, or recover(), settles by the
-        // service's records. #finish never rejects: a failed write is logged.
-        const landing = this.#finish(
+        // The caller has its payment now; its record lands behind it (Leases.landBehind).
+        this.#leases.landBehind(
           record,
           { state: 'landed', resultId: resultIdOf(kind, data), result: data as Record<string, unknown> },
           owner,
-        ).finally(() => {
-          if (this.#landing.get(key) === landing) this.#landing.delete(key);
-        });
-        this.#landing.set(key, landing);
+        );
         return data;
       } catch (error) {
         if (!(error instanceof CallError)) throw error;
@@ -200,7 +186,7 @@ export class IntentRunner {
         record = revise(record, { lastSentAt: Date.now() });
         if (!error.outcomeUnknown) {
           // The service refused it (or it provably never went out): nothing of this key landed.
-          await this.#finish(record, { state: 'not_landed' }, owner);
+          await this.#leases.finish(record, { state: 'not_landed' }, owner);
           throw error;
         }
         if (mode === 'off')
@@ -215,7 +201,7 @@ export class IntentRunner {
         if (verdict.outcome === 'unknown') return this.#unknown(record, owner, error, verdict);
         record = revise(record, { state: 'not_landed' });
         if (sent > this.cfg.maxRetries || Date.now() >= intent.sendBy) {
-          await this.#finish(record, {}, owner);
+          await this.#leases.finish(record, {}, owner);
           error.outcomeUnknown = false;
           error.reconcile = undefined;
           restate(
@@ -232,35 +218,6 @@ export class IntentRunner {
     }
   }
 
-  /** The key's lease, waiting while another live call holds it (within the call's deadline). */
-  async #acquire(
-    draft: IntentRecord,
-    owner: string,
-    leaseMs: number,
-    until: number,
-    signal: AbortSignal | undefined,
-  ) {
-    await this.#landing.get(draft.key);
-    for (;;) {
-      const begun = await this.#store(() => this.cfg.store.begin(draft, owner, leaseMs));
-      if (begun.status === 'acquired' || begun.status === 'done') return begun.record;
-      if (begun.status === 'conflict') {
-        const r = begun.record;
-        const what = `order ${r.orderId}${r.paymentId ? `, payment ${r.paymentId}` : ''}, ${r.amountCents} cents`;
-        throw new IdempotencyConflictError(draft.kind, draft.key, what);
-      }
-      const wait = Math.min(BUSY_POLL_MS, until - Date.now());
-      if (wait <= 0) {
-        const error = new CallError(
-          `Another call holds idempotency key '${draft.key}' (its ${draft.kind} is in flight) and did not finish within this call's deadline; nothing was sent by this call. Call again with the same key to get its outcome.`,
-        );
-        error.idempotencyKey = draft.key;
-        throw error;
-      }
-      await sleep(wait, signal, APIUserAbortError);
-    }
-  }
-
   async #adopt<T>(
     call: IntentCall,
     record: IntentRecord,
@@ -270,7 +227,11 @@ export class IntentRunner {
   ): Promise<T> {
     const data = call.response.parse(verdict.resource) as T;
     const kind = record.kind;
-    await this.#finish(record, { state: 'landed', resultId: verdict.id, result: verdict.resource }, owner);
+    await this.#leases.finish(
+      record,
+      { state: 'landed', resultId: verdict.id, result: verdict.resource },
+      owner,
+    );
     meta.status = 200;
     this.cfg.log?.(
       'info',
@@ -285,7 +246,7 @@ export class IntentRunner {
     error: CallError,
     verdict: Verdict & { outcome: 'unknown' },
   ): Promise<never> {
-    await this.#finish(record, { state: 'unknown', candidates: verdict.candidates }, owner);
+    await this.#leases.finish(record, { state: 'unknown', candidates: verdict.candidates }, owner);
     error.outcomeUnknown = true;
     error.candidates = verdict.candidates.length > 0 ? verdict.candidates : undefined;
     restate(
@@ -296,40 +257,8 @@ export class IntentRunner {
   }
 
   async #fail(record: IntentRecord, owner: string, error: CallError, advice: string): Promise<never> {
-    await this.#finish(record, { state: 'unknown' }, owner);
+    await this.#leases.finish(record, { state: 'unknown' }, owner);
     restate(error, advice, true);
     throw error;
-  }
-
-  /** Writes the record with `changes` and releases the lease; the answer stands whatever the store says. */
-  async #finish(base: IntentRecord, changes: Partial<IntentRecord>, owner: string): Promise<void> {
-    const record = revise(base, changes);
-    record.updatedAt = Date.now();
-    const written = await this.#put(record, owner, true).catch((error: unknown) => {
-      this.cfg.log?.(
-        'error',
-        `intent ${record.key} could not be recorded (${String(error)}); a rerun with its key reconciles it`,
-      );
-      return 'ok' as const;
-    });
-    if (written === 'taken') {
-      this.cfg.log?.(
-        'error',
-        `intent ${record.key}: ${record.resultId} is already recorded for another key of order ${record.orderId}`,
-      );
-    }
-  }
-
-  #put(record: IntentRecord, owner: string, release: boolean) {
-    return this.#store(() => this.cfg.store.put(record, owner, release));
-  }
-
-  /** A store call; its failure becomes a PaymentsError saying nothing more was sent (no extra await). */
-  #store<R>(op: () => Promise<R>): Promise<R> {
-    try {
-      return op().then(undefined, storeFailure);
-    } catch (error) {
-      return Promise.reject(error).then(undefined, storeFailure);
-    }
   }
 }
