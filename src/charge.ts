@@ -1,9 +1,11 @@
 // `client.charge` (api.md 19): one business key for an order and its payment, so that a partner's
 // retried unit of work (a checkout, an invoice) never makes a second order or a second payment.
 
+import { restate } from './core/call/final-error.js';
 import type { Requester } from './core/call/requester.js';
 import { validate } from './core/call/validate.js';
 import { ConflictError } from './core/errors/api-errors.js';
+import { CallError } from './core/errors/call-error.js';
 import { IdempotencyConflictError } from './core/errors/local-errors.js';
 import { checkKey, storeFailure } from './core/intents/failures.js';
 import type { IntentStore } from './core/stores/intent-store.js';
@@ -101,17 +103,15 @@ export async function charge(
     return options;
   };
   const known = await context.store.get(key).then(undefined, storeFailure);
-  let order: OrderCreated | undefined;
-  if (!known) order = await createOrder(client, orderBody, step(), key);
-  const orderId = known ? known.orderId : (order as OrderCreated).order_id;
+  // A key the store knows names its order: read, before the payment, so that a failed read ends
+  // the call before anything of the payment is sent or returned, never after it was made.
+  const order = known
+    ? await readOrder(client, known.orderId, step(), key)
+    : await createOrder(client, orderBody, step(), key);
+  const orderId = order.order_id;
   const spec = paymentCreation(orderId, paymentBody, step());
   spec.intent.charge = JSON.stringify(orderBody);
   let payment = await client.request(spec);
-  if (!order) {
-    const options = step();
-    options.idempotencyKey = undefined;
-    order = await client.orders.get(orderId, options);
-  }
   if (params.awaitResult) {
     const wait: AwaitResultOptions = Object.assign({}, params.awaitResult === true ? {} : params.awaitResult);
     wait.signal ??= opts?.signal;
@@ -120,6 +120,26 @@ export async function charge(
     payment = await client.awaitPaymentResult(orderId, payment.payment_id, wait);
   }
   return { order, payment };
+}
+
+/** The order of a key the intent store knows; a failed read says what this call did not do. */
+async function readOrder(
+  client: ChargeClient,
+  orderId: string,
+  options: RequestOptions,
+  key: string,
+): Promise<OrderCreated> {
+  options.idempotencyKey = undefined;
+  try {
+    return await client.orders.get(orderId, options);
+  } catch (error) {
+    if (error instanceof CallError)
+      restate(
+        error,
+        `Reading order ${orderId} of charge key '${key}' failed, so this call sent no payment; the key may have paid it already: rerun with { idempotencyKey: '${key}' } to get the order and its payment.`,
+      );
+    throw error;
+  }
 }
 
 /** The order under the charge's key; the service's `idempotency_conflict` is the charge's conflict. */

@@ -140,6 +140,21 @@ describe('client.charge', () => {
     expect(posts('/payments')).toHaveLength(1); // the payment's lost answer was reconciled, not resent
   });
 
+  it('a rerun whose order read fails ends before any payment step, saying so; the next rerun returns the one payment', async () => {
+    const c = client();
+    const first = await c.charge({ idempotencyKey: 'checkout-16', order: cart('cart-16') });
+    mock.failNext({ method: 'GET', path: /\/pos\/v1\/orders\/[^/]+$/, status: 503, times: 2 });
+    const before = seen.length;
+    const error = await caught(c.charge({ idempotencyKey: 'checkout-16', order: cart('cart-16') }));
+    expect(String((error as Error).message)).toMatch(
+      /sent no payment.*rerun with \{ idempotencyKey: 'checkout-16' \}/,
+    );
+    expect(seen.slice(before).filter((s) => s.method === 'POST')).toEqual([]);
+    const again = await c.charge({ idempotencyKey: 'checkout-16', order: cart('cart-16') });
+    expect(again.payment.payment_id).toBe(first.payment.payment_id);
+    expect(paymentsOf(first.order.order_id)).toHaveLength(1);
+  });
+
   it('the same key with other params: IdempotencyConflictError before the payment is sent', async () => {
     const c = client();
     await c.charge({ idempotencyKey: 'checkout-12', order: cart('cart-12') });

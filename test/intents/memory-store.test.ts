@@ -43,6 +43,24 @@ describe('MemoryIntentStore bounds', () => {
     expect(await store.forOrder('order-k0')).toEqual([]);
   });
 
+  it('a key finished late (after an unknown outcome) is dropped last, not first: the key a partner reruns', async () => {
+    const store = new MemoryIntentStore({ maxIntents: 10 });
+    const late = draft('late');
+    await store.begin(late, 'holder', 60_000); // the oldest key: its outcome stays unknown a while
+    for (let i = 0; i < 8; i++) await finish(store, `early${i}`);
+    const landed = {
+      ...late,
+      state: 'landed' as const,
+      resultId: 'pay-late',
+      result: { payment_id: 'pay-late' },
+    };
+    expect(await store.put(landed, 'holder', true)).toBe('ok'); // a rerun settles it at last
+    for (let i = 0; i < 5; i++) await finish(store, `next${i}`); // the cap drops the oldest finished
+    expect(await store.get('late')).toMatchObject({ state: 'landed', resultId: 'pay-late' });
+    // Control: a key finished as early as it was created is dropped by the same pressure.
+    expect(await store.get('early0')).toBeUndefined();
+  });
+
   it('an order with many keys keeps its index through pruning, each dropped key leaving it at once', async () => {
     const store = new MemoryIntentStore({ maxIntents: 1_000 });
     // Synchronous begin and land (the runner's path on this store): nothing else runs meanwhile. What

@@ -92,7 +92,8 @@ function shift(time: number | undefined, by: number): number | undefined {
  * needs a shared store (`redisStores(...).intentStore`, `postgresStores(...).intentStore`).
  *
  * Its memory is bounded: a finished intent (landed or not landed) is kept `ttlMs`, and at most
- * `maxIntents` intents are kept (the oldest finished ones go first; an open or unknown intent is
+ * `maxIntents` intents are kept (the finished ones created first go first, but a key finished late,
+ * after an unknown outcome or a rerun, counts from when it finished; an open or unknown intent is
  * never dropped). A key used again after its intent was dropped is a new payment: keep reruns within
  * those bounds, or use a shared store, whose retention is its own.
  *
@@ -138,7 +139,7 @@ export class MemoryIntentStore implements IntentStore {
 
   /**
    * Drops finished intents older than the TTL, and the oldest finished ones while over the cap (the
-   * map is in creation order: oldest first).
+   * map is in creation order, oldest first, but for keys finished by `put`, moved to its end).
    */
   #prune(now: number): void {
     // At the cap, a tenth goes at once: a pass walks the map from its oldest entry, so pruning
@@ -180,7 +181,12 @@ export class MemoryIntentStore implements IntentStore {
       for (const k of orderKeys)
         if (k !== record.key && this.#held.get(k)?.resultId === record.resultId) return 'taken';
     kept.write(record, this.#epoch);
-    if (release) kept.owner = undefined;
+    if (release) {
+      kept.owner = undefined;
+      // Finished late (a rerun, a reconciliation): to the newest end, so the cap drops it last.
+      this.#held.delete(record.key);
+      this.#held.set(record.key, kept);
+    }
     return 'ok';
   }
 
