@@ -3,7 +3,7 @@
 import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import { orderRead } from '../core/intents/reads.js';
+import { orderRead } from '../core/intents/requests.js';
 import type { RequestOptions } from '../core/types.js';
 import { OrderCreated, OrderCreateRequest } from '../schemas/compiled/orders.js';
 import type * as T from '../schemas/orders.js';

@@ -3,40 +3,12 @@
 import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import { paymentRead } from '../core/intents/reads.js';
-import type { IntentSpec, RequestOptions, RequestSpec } from '../core/types.js';
-import { formatCents } from '../internal/format.js';
+import { paymentCreation, paymentRead } from '../core/intents/requests.js';
+import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
-import { Payment, PaymentCreateParams, VoidResult } from '../schemas/compiled/payments.js';
+import { PaymentCreateParams, VoidResult } from '../schemas/compiled/payments.js';
 import type * as T from '../schemas/payments.js';
 import { checkIds } from './ids.js';
-
-/**
- * The request of a payment creation (spec 4.3), exactly once per idempotency key: what
- * `payments.create` sends, and `client.charge` under its one key.
- */
-export function paymentCreation(
-  orderId: string,
-  body: T.PaymentCreateParams & { amount_cents: number },
-  options: RequestOptions | undefined,
-): RequestSpec<typeof Payment> & { intent: IntentSpec } {
-  return {
-    method: 'POST',
-    scope: 'svc/payments:create',
-    path: path`/pos/v1/orders/${orderId}/payments`,
-    route: '/pos/v1/orders/{order_id}/payments',
-    body,
-    retry: 'unsafe',
-    intent: { kind: 'payment', orderId },
-    reconcile: {
-      subject: 'the order',
-      read: `client.orders.get('${orderId}')`,
-      check: `look for a payment of ${formatCents(body.amount_cents)} before creating another`,
-    },
-    response: Payment,
-    options,
-  };
-}
 
 /** Payments: charge attempts against an order (spec 4.3 to 4.5). */
 export class Payments {

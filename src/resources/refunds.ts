@@ -3,7 +3,7 @@
 import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import { refundRead } from '../core/intents/reads.js';
+import { refundRead } from '../core/intents/requests.js';
 import type { RequestOptions } from '../core/types.js';
 import { path } from '../internal/path.js';
 import { Refund, RefundCreateParams } from '../schemas/compiled/refunds.js';

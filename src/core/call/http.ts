@@ -11,7 +11,7 @@ import type { AuthStrategy } from '../auth/strategies.js';
 import { type APIError, APIUserAbortError } from '../errors/api-errors.js';
 import { keyOf } from '../intents/failures.js';
 import type { IntentCall } from '../intents/intent.js';
-import { intentReads } from '../intents/reads.js';
+import { intentReads } from '../intents/requests.js';
 import { IntentRunner } from '../intents/runner.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { attemptLimit, decideRetry, type RetryDecision, throttleAfter } from '../limits/retry.js';

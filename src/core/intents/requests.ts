@@ -1,12 +1,44 @@
-// The reads reconciliation makes (an order with its payments, a payment, a refund), as requests of
-// the core's own: the specs that `orders.get`, `payments.get` and `refunds.get` send too.
+// The requests of the intent layer, as specs the resources send too: a payment's creation (what
+// `payments.create` sends, and `client.charge` under its one key), and the reads reconciliation
+// makes (an order with its payments, a payment, a refund: what `orders.get`, `payments.get` and
+// `refunds.get` send).
+
+import { formatCents } from '../../internal/format.js';
 import { path } from '../../internal/path.js';
 import { Order } from '../../schemas/compiled/orders.js';
 import { Payment } from '../../schemas/compiled/payments.js';
 import { Refund } from '../../schemas/compiled/refunds.js';
+import type * as P from '../../schemas/payments.js';
 import type { APIPromise } from '../call/api-promise.js';
-import type { RequestOptions, RequestSpec } from '../types.js';
+import type { IntentSpec, RequestOptions, RequestSpec } from '../types.js';
 import type { IntentIO } from './reconcile.js';
+
+/**
+ * The request of a payment creation (spec 4.3), exactly once per idempotency key: what
+ * `payments.create` sends, and `client.charge` under its one key.
+ */
+export function paymentCreation(
+  orderId: string,
+  body: P.PaymentCreateParams & { amount_cents: number },
+  options: RequestOptions | undefined,
+): RequestSpec<typeof Payment> & { intent: IntentSpec } {
+  return {
+    method: 'POST',
+    scope: 'svc/payments:create',
+    path: path`/pos/v1/orders/${orderId}/payments`,
+    route: '/pos/v1/orders/{order_id}/payments',
+    body,
+    retry: 'unsafe',
+    intent: { kind: 'payment', orderId },
+    reconcile: {
+      subject: 'the order',
+      read: `client.orders.get('${orderId}')`,
+      check: `look for a payment of ${formatCents(body.amount_cents)} before creating another`,
+    },
+    response: Payment,
+    options,
+  };
+}
 
 /** The read of an order with its payments (spec 4.2). */
 export function orderRead(orderId: string, options: RequestOptions | undefined): RequestSpec<typeof Order> {
