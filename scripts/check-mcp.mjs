@@ -76,6 +76,45 @@ const CLIENT = `
   const all = JSON.stringify({ tools, result, refused }) + stderr;
   assert.ok(!all.includes(process.env.PAYMENTS_CLIENT_SECRET), 'the client secret was printed');
   console.log(\`mcp: npx partner-payments mcp \${info.version}: initialize, \${tools.length} tools, list_locations ok, a write refused read-only\`);
+
+  // The same over Streamable HTTP: npx partner-payments mcp --http 0 (a free loopback port).
+  const { spawn } = await import('node:child_process');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  // Its own process group: npx starts the bin as a child, and both must go at the end.
+  const server = spawn('${npx}', ['partner-payments', 'mcp', '--http', '0'], { env: process.env, detached: true });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error('mcp --http did not start: ' + err)), 60_000);
+      server.stderr.on('data', (c) => {
+        err += c;
+        const m = /serving (http:\\/\\/127\\.0\\.0\\.1:\\d+\\/mcp)/.exec(err);
+        if (m) { clearTimeout(timer); resolve(m[1]); }
+      });
+      server.once('exit', (code) => reject(new Error('mcp --http exited ' + code + ': ' + err)));
+    });
+    const http = new Client({ name: 'check-mcp-http', version: '1.0.0' });
+    await http.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const listed = await http.listTools();
+    assert.equal(listed.tools.length, 11);
+    const read = await http.callTool({ name: 'list_locations', arguments: { limit: 1 } });
+    assert.ok(!read.isError, JSON.stringify(read));
+    await http.close();
+    // DNS rebinding: a foreign Host or Origin is refused before any tool runs; this machine's is not.
+    const { request } = await import('node:http');
+    const post = (headers) => new Promise((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => { res.resume(); resolve(res.statusCode); });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    });
+    assert.equal(await post({ host: 'evil.example' }), 403, 'a foreign Host was not refused');
+    assert.equal(await post({ origin: 'https://evil.example' }), 403, 'a foreign Origin was not refused');
+    assert.equal(await post({}), 200, 'the control: the own request was refused');
+    console.log(\`mcp: npx partner-payments mcp --http: \${listed.tools.length} tools and list_locations at \${url}; a foreign Host and Origin refused (403), the own request answered (200)\`);
+  } finally {
+    process.kill(-server.pid, 'SIGTERM');
+    server.stderr.destroy();
+  }
 `;
 
 /** Runs the checks against the package installed in `scratch` (and installs the MCP SDK there). */
