@@ -52,8 +52,16 @@ function runTs(file, cwd, env) {
 export async function startMockBin(scratch, args = []) {
   const bin = join(scratch, 'node_modules', '.bin', 'partner-payments-mock');
   const child = spawn(bin, ['--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let stopping = false;
+  // Both streams read to the end (a full pipe would stall the bin), and a bin that dies while the
+  // blocks run says so with what it printed, rather than leaving them a refused connection.
+  child.stderr.on('data', (chunk) => (out += chunk));
+  child.once('exit', (code, signal) => {
+    if (!stopping)
+      console.error(`the mock bin exited (${code ?? signal}) while the docs ran:\n${out.slice(-4000)}`);
+  });
   const text = await new Promise((resolve, reject) => {
-    let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
       if (out.includes('Press Ctrl+C')) resolve(out);
@@ -71,7 +79,14 @@ export async function startMockBin(scratch, args = []) {
     PAYMENTS_LOCATION_ID: value('PAYMENTS_LOCATION_ID', 'location \\(payments enabled\\)'),
   };
   const partnerId = value('PAYMENTS_PARTNER_ID', 'partner id');
-  return { env, partnerId, stop: () => child.kill('SIGTERM') };
+  return {
+    env,
+    partnerId,
+    stop: () => {
+      stopping = true;
+      child.kill('SIGTERM');
+    },
+  };
 }
 
 /** The example files and whether each runs (`// Run: npx tsx examples/...`) or is typecheck-only. */
