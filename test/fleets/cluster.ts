@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import type { RedisClientLike } from '../../src/stores/index.js';
-import { type Engine, freePort, which } from './engines.js';
+import { type Engine, freePort, redisServerArgs, which } from './engines.js';
 
 const run = promisify(execFile);
 
@@ -129,16 +129,7 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
       dirs.push(dir);
       const port = await freePort();
       const args = [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
+        ...redisServerArgs(port, dir),
         '--cluster-enabled',
         'yes',
         '--cluster-config-file',

@@ -74,22 +74,16 @@ export interface Engine {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** redis-server on `port`, bound to loopback, keeping nothing on disk beyond `dir`. */
+export function redisServerArgs(port: number, dir: string): string[] {
+  return ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
+}
+
 /** Starts redis-server on a random loopback port, with no persistence, in a temp dir. */
 export async function startRedis(): Promise<Engine> {
   const dir = mkdtempSync(join(tmpdir(), 'pp-redis-'));
   const port = await freePort();
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--dir',
-    dir,
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-  ];
+  const args = redisServerArgs(port, dir);
   const child = spawn(which('redis-server') ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d) => {
