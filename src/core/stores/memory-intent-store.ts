@@ -1,5 +1,4 @@
-// MemoryIntentStore, the default intent store: one process's memory, bounded (intent-store.ts has
-// the contract it implements).
+// MemoryIntentStore, the default intent store: one process's memory, bounded (see intent-store.ts).
 import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './intent-store.js';
 
 /**
@@ -137,10 +136,7 @@ export class MemoryIntentStore implements IntentStore {
     return this.#held.size;
   }
 
-  /**
-   * Drops finished intents older than the TTL, and the oldest finished ones while over the cap (the
-   * map is in creation order, oldest first, but for keys finished by `put`, moved to its end).
-   */
+  /** Drops finished intents past the TTL, and the oldest finished while over the cap (map order). */
   #prune(now: number): void {
     // At the cap, a tenth goes at once: a pass walks the map from its oldest entry, so pruning
     // one at a time would cost a walk per call.
