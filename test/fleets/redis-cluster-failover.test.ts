@@ -69,7 +69,10 @@ describe('durability that the cluster cannot give', () => {
         client.payments.create(orderId!, { method: 'card', amount_cents: 1_000 }, { idempotencyKey: key });
       const error = await charge(strict.client).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreDurabilityError);
-      expect(error).toMatchObject({ idempotencyKey: key, replicas: 2, acknowledged: 1 });
+      expect(error).toMatchObject({ idempotencyKey: key, replicas: 2 });
+      // The one replica there is acknowledges within the 200 ms, or not at all on a loaded machine:
+      // either way fewer than asked.
+      expect((error as StoreDurabilityError).acknowledged).toBeLessThan(2);
       expect(posts).toBe(0);
       expect(paymentsOf(orderId!)).toEqual([]);
       // Positive control: the same count sees the payment a durability of one replica lets through,
