@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { RecoveredIntent } from '../../src/index.js';
 import { isOrderPost, isPaymentPost, OrderPosts } from './checkout-crash.js';
-import type { Cart, ChargeOutcome, CheckoutWay, Reply, StoreKind } from './protocol.js';
+import {
+  type Cart,
+  type ChargeOutcome,
+  type CheckoutWay,
+  type StoreKind,
+  tallyReconciled,
+} from './protocol.js';
 import type { FleetSuite } from './suite.js';
 
 /** The worker killed mid-run. */
@@ -154,7 +160,7 @@ export async function checkoutFleet(suite: FleetSuite, run: FleetCheckoutOptions
     return {
       carts,
       survivors: replies.flatMap((r) => r.charged ?? []),
-      reconciled: tally(replies),
+      reconciled: tallyReconciled(replies),
       recovered,
       rerun: rerun.charged ?? [],
       final: final.flatMap((r) => r.recovered ?? []).filter((r) => keys.has(r.idempotencyKey)),
@@ -166,13 +172,6 @@ export async function checkoutFleet(suite: FleetSuite, run: FleetCheckoutOptions
   } finally {
     m.door = undefined;
   }
-}
-
-function tally(replies: Reply[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of replies)
-    for (const [k, n] of Object.entries(r.reconciled ?? {})) out[k] = (out[k] ?? 0) + n;
-  return out;
 }
 
 /** Carts with other than one order or other than one payment; and a line of figures for the log. */

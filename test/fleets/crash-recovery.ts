@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { IntentStore, RecoveredIntent } from '../../src/index.js';
 import type { FaultSpec } from '../../src/testing/index.js';
-import type { Charge, ChargeOutcome, Reply, StoreKind } from './protocol.js';
+import { type Charge, type ChargeOutcome, type StoreKind, tallyReconciled } from './protocol.js';
 import type { FleetSuite } from './suite.js';
 
 /** The worker killed mid-run. */
@@ -175,7 +175,7 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
     return {
       charges,
       survivors: replies.flatMap((r) => r.charged ?? []),
-      reconciled: tally(replies),
+      reconciled: tallyReconciled(replies),
       kill,
       startup: { recovered: startup.recovered ?? [], paidBefore },
       rerun: second.flatMap((r) => r.charged ?? []),
@@ -186,13 +186,6 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
   } finally {
     m.door = undefined;
   }
-}
-
-function tally(replies: Reply[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of replies)
-    for (const [k, n] of Object.entries(r.reconciled ?? {})) out[k] = (out[k] ?? 0) + n;
-  return out;
 }
 
 /** One line of figures for the log: what the run did and found. */

@@ -91,3 +91,11 @@ export interface Reply {
   reconciled?: Record<string, number>;
   recovered?: RecoveredIntent[];
 }
+
+/** The replies' reconciliation outcomes added up (`{ landed: 49, unknown: 3 }`). */
+export function tallyReconciled(replies: Reply[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of replies)
+    for (const [k, n] of Object.entries(r.reconciled ?? {})) out[k] = (out[k] ?? 0) + n;
+  return out;
+}
