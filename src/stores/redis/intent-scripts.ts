@@ -45,44 +45,37 @@ export const unfinishedOf = (bucket: number) => `${PREFIX}:${tag(bucket)}:unfini
 export const recordIn = (bucket: number, key: string) => `${PREFIX}:${tag(bucket)}:key:${key}`;
 
 /**
- * A key's pointer: its fingerprint and order, set by its first use and never changed, so that a key
- * is found (and a key used on another order is a conflict) without knowing its order. Its own slot:
- * on a cluster it is set by {@link POINT} beside {@link BEGIN}; on a single server, by BEGIN itself.
+ * A key's pointer: its first draft (a string: its fingerprint and order), set by its first use and
+ * never changed, so that a key is found (and a key used on another order is a conflict) without
+ * knowing its order. Its own slot: on a cluster it is set by {@link POINT} beside {@link BEGIN}; on
+ * a single server, by BEGIN itself.
  */
 export const pointerKey = (key: string) => `${PREFIX}-key:${key}`;
 /** The refunds seen of a payment (one key, its own slot). */
 export const refundsKey = (paymentId: string) => `${PREFIX}-refunds:${paymentId}`;
 
 /**
- * KEYS: pointer. ARGV: fingerprint, orderId, draft, ttl. Sets the pointer unless it exists; returns
- * 'new', 'same' (this fingerprint), or the first draft of the key when its fingerprint differs.
+ * KEYS: pointer. ARGV: fingerprint, orderId, draft, ttl. Sets the pointer (the key's first draft, a
+ * string) unless it exists; returns 'new', 'same' (this fingerprint), or the first draft of the key
+ * when its fingerprint differs.
  */
 export const POINT = `
-local fp = redis.call('HGET', KEYS[1], 'fp')
-if not fp then
-  redis.call('HSET', KEYS[1], 'fp', ARGV[1], 'o', ARGV[2], 'rec', ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], ARGV[4])
-  return 'new'
-end
-if fp == ARGV[1] then return 'same' end
-return redis.call('HGET', KEYS[1], 'rec')
+if redis.call('SET', KEYS[1], ARGV[3], 'NX', 'PX', ARGV[4]) then return 'new' end
+local first = redis.call('GET', KEYS[1])
+if cjson.decode(first).fingerprint == ARGV[1] then return 'same' end
+return first
 `;
 
 /**
  * KEYS: record, order's keys, unfinished index, and on a single server the key's pointer. ARGV:
- * draft, fingerprint, owner, leaseMs, key, ttl, orderId. Returns {status, record} ('acquired' with a
- * third element 'new' when it created the record), or {'other', first draft} when the pointer holds
+ * draft, fingerprint, owner, leaseMs, key, ttl, orderId. Returns {status, record} ('acquired', '',
+ * 'new' when it created the record: the record is the draft), or {'other', first draft} when the pointer holds
  * another fingerprint (on a single server, where the pointer is checked here: see {@link POINT}).
  */
 export const BEGIN = `
-if #KEYS == 4 then
-  local fp = redis.call('HGET', KEYS[4], 'fp')
-  if not fp then
-    redis.call('HSET', KEYS[4], 'fp', ARGV[2], 'o', ARGV[7], 'rec', ARGV[1])
-    redis.call('PEXPIRE', KEYS[4], ARGV[6])
-  elseif fp ~= ARGV[2] then
-    return {'other', redis.call('HGET', KEYS[4], 'rec')}
-  end
+if #KEYS == 4 and not redis.call('SET', KEYS[4], ARGV[1], 'NX', 'PX', ARGV[6]) then
+  local first = redis.call('GET', KEYS[4])
+  if cjson.decode(first).fingerprint ~= ARGV[2] then return {'other', first} end
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -92,7 +85,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('SADD', KEYS[2], ARGV[5])
   redis.call('PEXPIRE', KEYS[2], ARGV[6])
   redis.call('ZADD', KEYS[3], now, ARGV[5])
-  return {'acquired', ARGV[1], 'new'}
+  return {'acquired', '', 'new'}
 end
 local h = redis.call('HMGET', KEYS[1], 'rec', 'fp', 'state', 'lo', 'lu')
 if h[2] ~= ARGV[2] then return {'conflict', h[1]} end
@@ -113,17 +106,18 @@ return {'acquired', h[1]}
 export const PUT = `
 if redis.call('HGET', KEYS[1], 'lo') ~= ARGV[1] then return 'lost' end
 if ARGV[4] ~= '' then
-  local holder = redis.call('HGET', KEYS[2], ARGV[4])
-  if holder and holder ~= ARGV[6] then return 'taken' end
-  redis.call('HSET', KEYS[2], ARGV[4], ARGV[6])
+  if redis.call('HSETNX', KEYS[2], ARGV[4], ARGV[6]) == 0 and redis.call('HGET', KEYS[2], ARGV[4]) ~= ARGV[6] then
+    return 'taken'
+  end
   redis.call('PEXPIRE', KEYS[2], ARGV[7])
 end
-redis.call('HSET', KEYS[1], 'rec', ARGV[2], 'state', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[7])
 if ARGV[5] == '1' then
-  redis.call('HSET', KEYS[1], 'lo', '', 'lu', 0)
+  redis.call('HSET', KEYS[1], 'rec', ARGV[2], 'state', ARGV[3], 'lo', '', 'lu', 0)
   if #KEYS == 4 then redis.call('PEXPIRE', KEYS[4], ARGV[7]) end
+else
+  redis.call('HSET', KEYS[1], 'rec', ARGV[2], 'state', ARGV[3])
 end
+redis.call('PEXPIRE', KEYS[1], ARGV[7])
 if ARGV[3] == 'open' or ARGV[3] == 'unknown' then
   local t = redis.call('TIME')
   redis.call('ZADD', KEYS[3], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[6])

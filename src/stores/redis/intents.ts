@@ -75,9 +75,9 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
     await undo(keys, [owner, key, created ? 'drop' : 'release']).catch(() => undefined);
   };
   const read = async (key: string) => {
-    const orderId = await link.send(['HGET', pointerKey(key), 'o']);
-    if (typeof orderId !== 'string') return undefined;
-    const raw = await link.send(['HGET', bucketKeys(orderId).record(key), 'rec']);
+    const first = await link.send(['GET', pointerKey(key)]);
+    if (typeof first !== 'string') return undefined;
+    const raw = await link.send(['HGET', bucketKeys(parse(first).orderId).record(key), 'rec']);
     return typeof raw === 'string' ? parse(raw) : undefined;
   };
 
