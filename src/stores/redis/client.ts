@@ -176,13 +176,20 @@ export function scriptRunner(link: RedisLink, source: string): ScriptRunner {
   void digest.then((d) => {
     sha = d;
   });
-  const run = async (keys: string[], args: (string | number)[]): Promise<unknown> => {
+  const evalAgain = (keys: string[], args: (string | number)[]) => (error: unknown) => {
+    if (!noScript(error)) throw error;
+    return link.send(['EVAL', source, keys.length, ...keys, ...args]);
+  };
+  // No async frame of its own (a keyed call runs two scripts); a client that throws rejects.
+  const run = (keys: string[], args: (string | number)[]): Promise<unknown> => {
+    const evalsha = (d: string) => link.send(['EVALSHA', d, keys.length, ...keys, ...args]);
+    let sent: Promise<unknown>;
     try {
-      return await link.send(['EVALSHA', sha ?? (await digest), keys.length, ...keys, ...args]);
+      sent = sha !== undefined ? evalsha(sha) : digest.then(evalsha);
     } catch (error) {
-      if (!noScript(error)) throw error;
-      return link.send(['EVAL', source, keys.length, ...keys, ...args]);
+      sent = Promise.reject(error);
     }
+    return sent.catch(evalAgain(keys, args));
   };
   const withAfter = async (keys: string[], args: (string | number)[], after: (string | number)[][]) => {
     const key = keys[0] as string;

@@ -51,15 +51,16 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
   const undo = scriptRunner(link, UNDO);
   const wait = durability ? [['WAIT', durability.replicas, durability.timeoutMs]] : undefined;
   /** The script's reply and how many replicas acknowledged it (all, when no durability is asked). */
-  const written = async (
+  const written = (
     script: ScriptRunner,
     keys: string[],
     args: (string | number)[],
-  ): Promise<[unknown, number]> => {
-    if (!wait) return [await script(keys, args), Number.POSITIVE_INFINITY];
-    const [reply, acks] = await script.followedBy(keys, args, wait);
-    return [reply, acks instanceof Error ? 0 : Number(acks)];
-  };
+  ): Promise<[unknown, number]> =>
+    wait
+      ? script
+          .followedBy(keys, args, wait)
+          .then(([reply, acks]) => [reply, acks instanceof Error ? 0 : Number(acks)])
+      : script(keys, args).then((reply) => [reply, Number.POSITIVE_INFINITY]);
   const short = (key: string, acknowledged: number) =>
     new StoreDurabilityError({
       idempotencyKey: key,
