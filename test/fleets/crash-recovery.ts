@@ -3,7 +3,7 @@
 // mid-run, a fresh process takes its place and calls recover(), the fleet reruns the same work with
 // the same keys, and the mock's own records are audited: every order charged exactly once.
 import { expect } from 'vitest';
-import type { IntentStore, RecoveredIntent } from '../../src/index.js';
+import type { IntentRecord, IntentStore, RecoveredIntent } from '../../src/index.js';
 import type { FaultSpec } from '../../src/testing/index.js';
 import { type Charge, type ChargeOutcome, type StoreKind, tallyReconciled } from './protocol.js';
 import type { FleetSuite } from './suite.js';
@@ -11,22 +11,33 @@ import type { FleetSuite } from './suite.js';
 /** The worker killed mid-run. */
 export const VICTIM = 0;
 /**
- * Each call's deadline, and so its lease on its key (api.md 17): a key the killed process held is
- * free again this long after the kill (the default, a minute, would make the rerun wait that long).
- * On this shared 2-core machine a call at 3 x 16 in flight takes about 1 s (median) and up to 12 s
- * was seen on Postgres: a call that runs out ends `outcomeUnknown` and the rerun settles it.
+ * Each call's deadline, and so its lease on its key (api.md 17), in the processes that live through
+ * the run (and the victim's replacement). On this shared 2-core machine a call at 3 x 16 in flight
+ * takes about 1 s (median) and up to 12 s was seen on Postgres: a call that runs out ends
+ * `outcomeUnknown` and the rerun settles it.
  */
 export const DEADLINE_MS = 10_000;
+/**
+ * The deadline of the victim's calls, and so its leases: every key the killed process held is free
+ * again this long after the kill at the latest, well before recover() may take it (SETTLE_MS). Its
+ * calls that run out before the kill leave their keys `unknown`, dead keys like the others.
+ */
+export const VICTIM_DEADLINE_MS = 3_000;
 /**
  * `settleMs`: how long after a send the service is taken to be done with a lost request; a payment
  * not on the order by then did not land, and the key sends again. It must exceed the longest the
  * "service" may sit on a request, and this mock runs in the test process, which serves all 48 calls
  * in flight: it was seen reading a POST's body 3 s after its client had given up (at its deadline),
- * then committing it. 30 s (the default) would turn the killed process's never-sent keys into
- * "unknown" at recover() and make the rerun wait; 8 s stays above the mock's lag, and below the time
- * from the kill to recover() (DEADLINE_MS and more), so recover() can settle every dead key.
+ * then committing it. 8 s stays above the mock's lag. It is also what holds recover() back after the
+ * kill: recover() takes an intent only once it was last written `settleMs` ago (its `olderThanMs`
+ * default), so that its last send is settled; the dead leases lapse before that (VICTIM_DEADLINE_MS),
+ * and the wait before recover() (untilRecoverable) ends about SETTLE_MS after the kill. The default,
+ * 30 s, would hold it back that long.
  */
 export const SETTLE_MS = 8_000;
+/** How often untilRecoverable reads the store, and how long past its bound it gives a loaded machine. */
+const POLL_MS = 100;
+const SLACK_MS = 5_000;
 const CONCURRENCY = 16;
 const AMOUNT_CENTS = 1_000;
 /**
@@ -51,6 +62,8 @@ export interface Faults {
 export interface CrashRunOptions {
   /** The shared intent store ('redis', 'postgres'), or 'memory': one per process (the control). */
   intents: StoreKind;
+  /** The shared intent store as the test process reads it (its own connection); none for 'memory'. */
+  store?: IntentStore;
   orders: number;
   /**
    * Mid-run: the victim is killed at its first payment POST after `victim` of its own, once the fleet
@@ -65,7 +78,15 @@ export interface CrashRun {
   survivors: ChargeOutcome[];
   /** Reconcile events of the survivors in phase 1, by outcome. */
   reconciled: Record<string, number>;
-  kill: { victimPosts: number; allPosts: number; landedBefore: number };
+  kill: {
+    victimPosts: number;
+    allPosts: number;
+    landedBefore: number;
+    /** The keys the dead process left open or unknown. */
+    deadKeys: number;
+    /** When recover() could take them all (untilRecoverable), in ms after the kill. */
+    recoverableAfterMs: number;
+  };
   /** recover() in the fresh process, before the rerun, and the orders that had a payment just before. */
   startup: { recovered: RecoveredIntent[]; paidBefore: Set<string> };
   rerun: ChargeOutcome[];
@@ -99,6 +120,8 @@ const flavour = (i: number) => (i % 2 ? 'ioredis' : 'node-redis');
 /** Runs the whole scenario; the caller asserts on what it returns. */
 export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise<CrashRun> {
   const { fleet, m, engine } = suite;
+  if (run.intents !== 'memory' && !run.store)
+    throw new Error('a shared intent store needs `store` to wait on');
   const { options, orderIds } = await m.fleetClient('high', { orders: run.orders, totalCents: TOTAL_CENTS });
   const charges = orderIds.map((orderId) => ({
     orderId,
@@ -108,22 +131,24 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
   const owner = new Map(charges.map((c, i) => [c.orderId, i % fleet.size]));
   const share = (w: number) => charges.filter((c) => owner.get(c.orderId) === w);
   const target = run.intents === 'postgres' ? { pgUrl: engine.url } : { redisUrl: engine.url };
-  const client = (i: number) =>
+  const client = (i: number, deadlineMs: number) =>
     fleet.send(i, {
       op: 'client',
       name: 'pay',
       store: run.intents,
       intents: run.intents,
-      options: { ...options, maxRetries: 2, settleMs: SETTLE_MS, deadlineMs: DEADLINE_MS },
+      options: { ...options, maxRetries: 2, settleMs: SETTLE_MS, deadlineMs },
       ...target,
       flavour: flavour(i),
     });
-  await Promise.all(Array.from({ length: fleet.size }, (_, i) => client(i)));
+  await Promise.all(
+    Array.from({ length: fleet.size }, (_, i) => client(i, i === VICTIM ? VICTIM_DEADLINE_MS : DEADLINE_MS)),
+  );
 
   const faults: Faults = { reset: 0, status500: 0, truncated201: 0 };
   let posts = 0;
   let victimPosts = 0;
-  let kill: CrashRun['kill'] | undefined;
+  let kill: Omit<CrashRun['kill'], 'deadKeys' | 'recoverableAfterMs'> | undefined;
   let killedAt = 0;
   let restarted: Promise<unknown> = Promise.resolve();
   m.door = async (request) => {
@@ -138,7 +163,7 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
       await fleet.kill(VICTIM); // dead before the mock commits this payment: its answer reaches no one
       killedAt = Date.now();
       // Its replacement starts at once, as an orchestrator restarts a crashed instance.
-      restarted = fleet.restart(VICTIM).then(() => client(VICTIM));
+      restarted = fleet.restart(VICTIM).then(() => client(VICTIM, DEADLINE_MS));
     }
     const slot = posts % 6;
     const fault = slot % 2 === 1 ? SCHEDULE[(slot - 1) / 2] : undefined;
@@ -155,11 +180,11 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
     );
     if (!kill || first[VICTIM]!.status !== 'rejected') throw new Error('the victim was not killed mid-run');
     const replies = first.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    // The dead process's leases lapse DEADLINE_MS after the kill at the latest (Redis's or Postgres's
-    // clock; the processes share this machine's): a real process cannot run on fake time.
-    // (A memory store died with the process: nothing to wait for.)
-    const lapsed = run.intents === 'memory' ? 0 : killedAt + DEADLINE_MS + 50 - Date.now();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lapsed)));
+    // Before recover(): until the store offers recover() every key the dead process left (a real
+    // process cannot run on fake time). A memory store died with the process: nothing to wait for.
+    const dead = run.store
+      ? await untilRecoverable(run.store, share(VICTIM), killedAt)
+      : { keys: 0, afterMs: 0 };
     await restarted;
     const paidBefore = new Set(paymentsByOrder(suite).keys());
     const startup = await fleet.send(VICTIM, { op: 'recover', name: 'pay' });
@@ -176,7 +201,7 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
       charges,
       survivors: replies.flatMap((r) => r.charged ?? []),
       reconciled: tallyReconciled(replies),
-      kill,
+      kill: { ...kill, deadKeys: dead.keys, recoverableAfterMs: dead.afterMs },
       startup: { recovered: startup.recovered ?? [], paidBefore },
       rerun: second.flatMap((r) => r.charged ?? []),
       final: final.flatMap((r) => r.recovered ?? []),
@@ -185,6 +210,43 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
     };
   } finally {
     m.door = undefined;
+  }
+}
+
+/**
+ * Waits until recover() would take every key of `charges` (the victim's share: in phase 1 no other
+ * process uses them) that is still `open` or `unknown`: until `unfinished(SETTLE_MS)`, recover()'s own
+ * selection, lists them all, which needs the dead process's leases lapsed (VICTIM_DEADLINE_MS after
+ * the kill at the latest) and each key last written SETTLE_MS ago (so its last send is settled, and
+ * recover() can tell landed from not landed). Reads the store every POLL_MS; fails, naming the keys
+ * still leased or written too recently, SLACK_MS after the later of those two bounds.
+ */
+async function untilRecoverable(
+  store: IntentStore,
+  charges: Charge[],
+  killedAt: number,
+): Promise<{ keys: number; afterMs: number }> {
+  const bound = killedAt + Math.max(VICTIM_DEADLINE_MS, SETTLE_MS) + SLACK_MS;
+  for (;;) {
+    const records = await Promise.all(charges.map((c) => store.get(c.key)));
+    const dead = records.filter((r): r is IntentRecord => r?.state === 'open' || r?.state === 'unknown');
+    const offered = new Set((await store.unfinished(SETTLE_MS)).map((r) => r.key));
+    const waiting = dead.filter((r) => !offered.has(r.key));
+    if (waiting.length === 0) return { keys: dead.length, afterMs: Date.now() - killedAt };
+    if (Date.now() > bound) {
+      const free = new Set((await store.unfinished(0)).map((r) => r.key));
+      const leased = waiting.filter((r) => !free.has(r.key)).map((r) => r.key);
+      const recent = waiting
+        .filter((r) => free.has(r.key))
+        .map((r) => `${r.key} (last written ${Date.now() - r.updatedAt} ms ago)`);
+      throw new Error(
+        `${Date.now() - killedAt} ms after the kill, recover() would not take ${waiting.length} of the ` +
+          `dead process's ${dead.length} unfinished keys: ` +
+          `still leased (its leases are ${VICTIM_DEADLINE_MS} ms): [${leased.join(', ')}]; ` +
+          `free but written less than settleMs (${SETTLE_MS} ms) ago: [${recent.join(', ')}]`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
@@ -205,7 +267,7 @@ export function figures(run: CrashRun, found: ReturnType<typeof audit>): string 
   };
   return [
     `${run.charges.length} orders, ${run.posts} payment POSTs, faults ${JSON.stringify(run.faults)}`,
-    `killed at the victim's POST ${run.kill.victimPosts} (POST ${run.kill.allPosts} of the fleet's; ${run.kill.landedBefore} of its orders paid before)`,
+    `killed at the victim's POST ${run.kill.victimPosts} (POST ${run.kill.allPosts} of the fleet's; ${run.kill.landedBefore} of its orders paid before); its ${run.kill.deadKeys} unfinished keys recoverable ${run.kill.recoverableAfterMs} ms after the kill`,
     `survivors: ${run.survivors.length} calls (${took(run.survivors)}), ${failed(run.survivors)}, reconciled ${JSON.stringify(run.reconciled)}`,
     `startup recover(): ${outcomes(run.startup.recovered)}; rerun: ${run.rerun.length} calls (${took(run.rerun)}), ${failed(run.rerun)}`,
     `final recover(): ${outcomes(run.final)}; doubled ${found.doubled.length}, missing ${found.missing.length}`,

@@ -22,14 +22,16 @@ afterAll(() => pool?.end());
 
 describe('a crash mid-run on PostgreSQL (3 processes)', () => {
   it('charges each of 300 orders exactly once through lost answers, a SIGKILL, a rerun with the same keys and recover()', async () => {
+    const store = postgresStores(pool).intentStore;
     const run = await crashRun(suite, {
       intents: 'postgres',
+      store,
       orders: 300,
       killAfter: { fleet: 100, victim: 20 },
     });
     const found = audit(suite, run.charges);
     console.info(`crash recovery on PostgreSQL:\n  ${figures(run, found)}`);
-    await expectExactlyOnce(run, found, postgresStores(pool).intentStore);
+    await expectExactlyOnce(run, found, store);
   });
 });
 

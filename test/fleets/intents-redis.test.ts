@@ -22,14 +22,16 @@ afterAll(() => redis?.disconnect());
 
 describe('a crash mid-run on Redis (3 processes, node-redis and ioredis)', () => {
   it('charges each of 300 orders exactly once through lost answers, a SIGKILL, a rerun with the same keys and recover()', async () => {
+    const store = redisStores(redis).intentStore;
     const run = await crashRun(suite, {
       intents: 'redis',
+      store,
       orders: 300,
       killAfter: { fleet: 100, victim: 20 },
     });
     const found = audit(suite, run.charges);
     console.info(`crash recovery on Redis:\n  ${figures(run, found)}`);
-    await expectExactlyOnce(run, found, redisStores(redis).intentStore);
+    await expectExactlyOnce(run, found, store);
   });
 
   it('control: with a memory intent store per process, the same run charges orders twice (the audit catches it)', async () => {

@@ -75,14 +75,16 @@ describe('a crash mid-run on a Redis Cluster (3 processes, node-redis and ioredi
   // recover() settles every unfinished intent of the store: none of the contract's may be left.
   beforeAll(() => cluster().flush());
   it('charges each of 300 orders exactly once through lost answers, a SIGKILL, a rerun with the same keys and recover()', async () => {
+    const store = redisStores(clients['node-redis']!).intentStore;
     const run = await crashRun(suite, {
       intents: 'redis',
+      store,
       orders: 300,
       killAfter: { fleet: 100, victim: 20 },
     });
     const found = audit(suite, run.charges);
     console.info(`crash recovery on a Redis Cluster:\n  ${figures(run, found)}`);
-    await expectExactlyOnce(run, found, redisStores(clients['node-redis']!).intentStore);
+    await expectExactlyOnce(run, found, store);
   });
 });
 
