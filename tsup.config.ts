@@ -5,8 +5,9 @@ const external = ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'];
 
 // The build for runtimes other than Node.js: default-transport.ts (undici on Node) becomes
 // default-transport.web.ts (the global fetch), so that nothing in it names undici; the compiled
-// checks' fast paths (src/schemas/compiled/*.fast.ts) become none (*.fast.web.ts), so that a Worker
-// bundles less (the full checks run, with the same outcome).
+// checks' fast paths (src/schemas/compiled/*.fast.ts) become none (*.fast.web.ts), and the order
+// keys' synchronous SHA-1 (src/core/call/order-key.fast.ts) becomes Web Crypto's, so that a Worker
+// bundles less (the full checks run, with the same outcome; the same UUIDs).
 const webTransport: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'web-default-transport',
   setup(build) {

@@ -31,6 +31,26 @@ export async function runScenario(input) {
     const order = await client.orders.create({ location_id: input.locationId, total_cents: 1_250 });
     check(tokens.length === 1, `token minted (${tokens[0]})`);
     check(typeof order.order_id === 'string', 'order created');
+    // A key that is not a UUID goes as its UUID v5 (node:crypto's, computed once for this check):
+    // on Node.js the SDK's own SHA-1 derives it, elsewhere Web Crypto's (order-key.fast.web.ts).
+    const sentKeys = [];
+    const keyed = client.withOptions({
+      middleware: [
+        (call, next) => {
+          sentKeys.push(call.headers['idempotency-key']);
+          return next();
+        },
+      ],
+    });
+    const cart = { location_id: input.locationId, total_cents: 1_250 };
+    const first = await keyed.orders.create(cart, { idempotencyKey: 'ecosystem-order-key' });
+    const again = await keyed.orders.create(cart, { idempotencyKey: 'ecosystem-order-key' });
+    check(
+      again.order_id === first.order_id &&
+        sentKeys.every((k) => k === 'd7ebaf9d-ed59-5687-a0e4-5b0ed3539f91') &&
+        sentKeys.length === 2,
+      'order key sent as its UUID v5 (one order for two calls)',
+    );
     const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 1_250 });
     check(payment.status === 'pending', 'payment created (pending)');
     const result = await client.awaitPaymentResult(order.order_id, payment.payment_id, {

@@ -1,6 +1,7 @@
 // UUID version 5 (RFC 9562 section 5.5): the SHA-1 of a namespace and a name, as a UUID. Written
-// out (SHA-1 included) so that it is synchronous and the same on every runtime the package runs
-// on: Web Crypto's digest is asynchronous, and node:crypto is not in the browser or Workers builds.
+// out (SHA-1 included) so that it is synchronous: Web Crypto's digest is asynchronous. The Node.js
+// build derives order keys with it (src/core/call/order-key.fast.ts); the build for other runtimes
+// hashes with Web Crypto instead (order-key.fast.web.ts), around the same v5Input and v5Uuid.
 
 /** SHA-1 (FIPS 180-4) of `bytes`: 20 bytes. Not for secrets: here it only names a UUID. */
 function sha1(bytes: Uint8Array): Uint8Array {
@@ -57,16 +58,26 @@ function sha1(bytes: Uint8Array): Uint8Array {
   return out;
 }
 
-/** The UUID version 5 of `name` (its UTF-8 bytes) in `namespace` (a UUID), lower-case. */
-export function uuidV5(name: string, namespace: string): string {
+/** What a UUID v5 hashes: the namespace's 16 bytes (a UUID), then `name`'s UTF-8 bytes. */
+export function v5Input(name: string, namespace: string): Uint8Array {
   const ns = namespace.replace(/-/g, '');
   const text = new TextEncoder().encode(name);
   const bytes = new Uint8Array(16 + text.length);
   for (let i = 0; i < 16; i++) bytes[i] = Number.parseInt(ns.slice(i * 2, i * 2 + 2), 16);
   bytes.set(text, 16);
-  const hash = sha1(bytes).subarray(0, 16);
+  return bytes;
+}
+
+/** The UUID v5 (lower-case) of a SHA-1 `digest`: its first 16 bytes, version and variant set. */
+export function v5Uuid(digest: Uint8Array): string {
+  const hash = digest.subarray(0, 16);
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The UUID version 5 of `name` (its UTF-8 bytes) in `namespace` (a UUID), lower-case. */
+export function uuidV5(name: string, namespace: string): string {
+  return v5Uuid(sha1(v5Input(name, namespace)));
 }

@@ -84,7 +84,7 @@ export function compileModule(
   home: Map<Schema, { module: string; name: string }>,
   values: Map<unknown, { path: string; name: string }>,
 ): Record<string, string> {
-  const kit = new Set<string>(['typed']);
+  const kit = new Set<string>(['type Schema']);
   const { use, valueRef, head, patterns } = fileRefs(values);
   const fastRefs = fileRefs(values);
   const fastLines: string[] = [];
@@ -259,7 +259,10 @@ export function compileModule(
       body = call('fast', [body, accept]);
     }
     done.add(s);
-    lines.push(`export const ${name} = /* @__PURE__ */ typed<typeof Z.${name}>(${body});`);
+    // Typed as the zod schema it was compiled from as well, so that it goes where that schema went
+    // (`Requester.request`, whose public signature names zod's `ZodType`): the code it reaches only
+    // calls `safeParse` and `parse`, which it has. An assertion, so nothing of it is left at run time.
+    lines.push(`export const ${name} = ${body} as typeof Z.${name} & Schema;`);
   };
   for (const [name, value] of sortedEntries(exports)) {
     if (isSchema(value) && home.get(value)?.module === module && home.get(value)?.name === name)

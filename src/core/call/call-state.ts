@@ -4,7 +4,7 @@
  */
 
 import { RequestValidationError } from '../errors/api-errors.js';
-import type { EndEvent } from '../observe/events.js';
+import type { EndEvent, EventSink } from '../observe/events.js';
 import type { RequestSpec, ResponseMeta, Settle } from '../types.js';
 import type { Call, CallResult, CallRetry } from './middleware.js';
 
@@ -100,6 +100,21 @@ export function endEvent(state: CallState, ok: boolean, error: unknown): EndEven
   if (fields.outcomeUnknown === true) e.outcomeUnknown = true;
   if (!ok) e.errorType = error instanceof Error ? error.name : 'Error';
   return e;
+}
+
+/** `data`, emitting the call's `end` event when it settles (a listener may have gone meanwhile). */
+export function withEnd<T>(data: Promise<T>, events: EventSink, state: CallState): Promise<T> {
+  // Two callbacks, not an async frame (a meter wants every `end`: its figure is measured).
+  return data.then(
+    (value) => {
+      if (events.wants('end')) events.emit('end', endEvent(state, true, undefined));
+      return value;
+    },
+    (error: unknown) => {
+      if (events.wants('end')) events.emit('end', endEvent(state, false, error));
+      throw error;
+    },
+  );
 }
 
 /** `?a=1&b=2` from the defined query values, or '' when there are none. */

@@ -29,7 +29,7 @@ import {
   failedAttempt,
   readAttempt,
 } from './attempt.js';
-import { bodyOf, CallState, callResult, endEvent, queryString, settled } from './call-state.js';
+import { bodyOf, CallState, callResult, queryString, settled, withEnd } from './call-state.js';
 import { deadlineError, finishError, waitForToken } from './final-error.js';
 import { callHeaders } from './headers.js';
 import { type CallTracer, type Middleware, runMiddleware } from './middleware.js';
@@ -107,33 +107,33 @@ export class HttpCore implements Requester {
     if (spec.intent !== undefined) return this.intents.once(spec as RequestSpec as IntentCall, key as string);
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
-    const { events, middleware, trace } = this.#config;
     const headers = callHeaders(this.#config.headers, spec, key);
+    // A promise only for an order key that Web Crypto hashes (the build for other runtimes).
+    if (!(headers instanceof Promise)) return APIPromise.from(this.#call(spec, headers, meta), meta);
+    const data = headers.then((sent) => this.#call(spec, sent, meta));
+    return APIPromise.from(data, meta);
+  }
+
+  /** {@link request}'s call once its headers are known: the attempts, and around them what wants to be. */
+  #call<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    headers: Record<string, string>,
+    meta: ResponseMeta,
+  ): Promise<z.infer<S>> {
+    const { events, middleware, trace } = this.#config;
     const sentKey = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
     const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, sentKey);
     // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
     // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
     if (!trace && middleware.length === 0 && !events.wants('end'))
-      return APIPromise.from(this.#attempts(spec, state, headers, meta, true, spec.settle), meta);
+      return this.#attempts(spec, state, headers, meta, true, spec.settle);
     const data = this.#wrapped(spec, state, headers, meta);
-    if (!events.wants('end')) return APIPromise.from(settled(data, spec.settle, meta), meta);
-    // Two callbacks, not an async frame (a meter wants every `end`: its figure is measured).
-    const ended = data.then(
-      (value) => {
-        if (events.wants('end')) events.emit('end', endEvent(state, true, undefined));
-        return value;
-      },
-      (error: unknown) => {
-        if (events.wants('end')) events.emit('end', endEvent(state, false, error));
-        throw error;
-      },
-    );
-    return APIPromise.from(settled(ended, spec.settle, meta), meta);
+    return settled(events.wants('end') ? withEnd(data, events, state) : data, spec.settle, meta);
   }
 
-  /** Attempts and retries without a call's id, middleware or events: the token grant. */
+  /** Attempts and retries without a call's id, middleware or events: the token grant (never keyed). */
   exchange<S extends z.ZodType>(spec: CoreSpec<S>): Promise<z.infer<S>> {
-    const headers = callHeaders(this.#config.headers, spec, undefined);
+    const headers = callHeaders(this.#config.headers, spec, undefined) as Record<string, string>;
     const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, undefined);
     return this.#attempts(spec, state, headers, undefined, false);
   }

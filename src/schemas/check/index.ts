@@ -19,7 +19,6 @@ export {
   record,
   Schema,
   string,
-  typed,
   union,
   unknown,
 } from './nodes.js';

@@ -42,7 +42,8 @@ export class Schema {
   /**
    * zod's `parse` (set on the prototype below): the parsed value, or a thrown {@link CheckError}
    * holding the issues (zod throws its `ZodError`, which has the same `issues`). Typed `unknown` so
-   * that where a check is typed as its zod schema as well ({@link typed}), `parse` reads as zod's.
+   * that where a check is typed as its zod schema as well (`typeof Z.Order & Schema`), `parse` reads
+   * as zod's.
    */
   declare readonly parse: unknown;
 }
@@ -62,13 +63,6 @@ export class CheckError extends Error {
     this.name = 'CheckError';
   }
 }
-
-/**
- * `schema` typed as the zod schema it was compiled from as well, so that it goes where that schema
- * went (`Requester.request`, whose public signature names zod's `ZodType`): the code it reaches only
- * calls `safeParse` and `parse`, which it has (typed as the zod schema's own).
- */
-export const typed = <T>(schema: Schema): T & Schema => schema as T & Schema;
 
 const typeIssue = (expected: string, input: unknown, message: string | undefined): Issue => ({
   code: 'invalid_type',

@@ -1,10 +1,10 @@
 // Generated from src/schemas/zod/metadata.ts by test/schemas/compile-schemas.ts: do not edit.
 // The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts
 // holds the two equal.
-import { custom, rule, typed } from '../check/index.js';
+import { custom, rule, type Schema } from '../check/index.js';
 import { anyValue, metadataIssues } from '../rules/metadata.js';
 import type * as Z from '../zod/metadata.js';
 
-export const metadata = /* @__PURE__ */ typed<typeof Z.metadata>(
-  /* @__PURE__ */ custom(anyValue, undefined, [/* @__PURE__ */ rule(metadataIssues)]),
-);
+export const metadata = /* @__PURE__ */ custom(anyValue, undefined, [
+  /* @__PURE__ */ rule(metadataIssues),
+]) as typeof Z.metadata & Schema;

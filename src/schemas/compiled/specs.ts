@@ -1,9 +1,9 @@
 // Generated from src/schemas/zod/specs.ts by test/schemas/compile-schemas.ts: do not edit.
 // The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts
 // holds the two equal.
-import { record, typed, unknown } from '../check/index.js';
+import { record, type Schema, unknown } from '../check/index.js';
 import type * as Z from '../zod/specs.js';
 
-export const JsonDocumentSchema = /* @__PURE__ */ typed<typeof Z.JsonDocumentSchema>(
-  /* @__PURE__ */ record(/* @__PURE__ */ unknown()),
-);
+export const JsonDocumentSchema = /* @__PURE__ */ record(
+  /* @__PURE__ */ unknown(),
+) as typeof Z.JsonDocumentSchema & Schema;
