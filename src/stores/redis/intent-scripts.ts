@@ -55,12 +55,12 @@ export const pointerKey = (key: string) => `${PREFIX}-key:${key}`;
 export const refundsKey = (paymentId: string) => `${PREFIX}-refunds:${paymentId}`;
 
 /**
- * KEYS: pointer. ARGV: fingerprint, orderId, draft, ttl. Sets the pointer (the key's first draft, a
- * string) unless it exists; returns 'new', 'same' (this fingerprint), or the first draft of the key
- * when its fingerprint differs.
+ * KEYS: pointer. ARGV: fingerprint, draft, ttl. Sets the pointer (the key's first draft, a string)
+ * unless it exists; returns 'new', 'same' (this fingerprint), or the first draft of the key when its
+ * fingerprint differs.
  */
 export const POINT = `
-if redis.call('SET', KEYS[1], ARGV[3], 'NX', 'PX', ARGV[4]) then return 'new' end
+if redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[3]) then return 'new' end
 local first = redis.call('GET', KEYS[1])
 if cjson.decode(first).fingerprint == ARGV[1] then return 'same' end
 return first
@@ -68,8 +68,8 @@ return first
 
 /**
  * KEYS: record, order's keys, unfinished index, and on a single server the key's pointer. ARGV:
- * draft, fingerprint, owner, leaseMs, key, ttl, orderId. Returns {status, record} ('acquired', '',
- * 'new' when it created the record: the record is the draft), or {'other', first draft} when the pointer holds
+ * draft, fingerprint, owner, leaseMs, key, ttl. Returns {status, record} ('acquired', '', 'new' when
+ * it created the record: the record is the draft), or {'other', first draft} when the pointer holds
  * another fingerprint (on a single server, where the pointer is checked here: see {@link POINT}).
  */
 export const BEGIN = `

@@ -87,7 +87,7 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
       const k = bucketKeys(draft.orderId);
       const keys = [k.record(draft.key), k.keys, k.unfinished];
       const json = JSON.stringify(draft);
-      const args = [json, draft.fingerprint, owner, Math.ceil(leaseMs), draft.key, TTL_MS, draft.orderId];
+      const args = [json, draft.fingerprint, owner, Math.ceil(leaseMs), draft.key, TTL_MS];
       const conflict = async (first: string): Promise<IntentBegin> => ({
         status: 'conflict',
         record: (await read(draft.key)) ?? parse(first),
@@ -103,7 +103,7 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
         // The pointer (the key's slot) and the record (its order's bucket) in one round trip: a record
         // made on another order than the pointer's is undone before anyone sends under it.
         const [pointed, begun] = await Promise.allSettled([
-          written(point, [pointerKey(draft.key)], [draft.fingerprint, draft.orderId, json, TTL_MS]),
+          written(point, [pointerKey(draft.key)], [draft.fingerprint, json, TTL_MS]),
           written(begin, keys, args),
         ]);
         if (begun.status === 'rejected') throw begun.reason;
