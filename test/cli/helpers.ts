@@ -48,12 +48,7 @@ export async function serveMock(options: ServeOptions = {}): Promise<Served> {
     mock,
     url: server.url,
     log,
-    env: {
-      PAYMENTS_CLIENT_ID: mock.credentials.clientId,
-      PAYMENTS_CLIENT_SECRET: mock.credentials.clientSecret,
-      PAYMENTS_BASE_URL: server.url,
-      PAYMENTS_AUTH_URL: server.url,
-    },
+    env: mockEnv(mock, server.url),
     close: async () => {
       await server.close();
       mock.close();
@@ -158,4 +153,14 @@ export function line(stdout: string, text: string): string {
 /** The doctor's line of one check, by its title (`credentials`, `API`). */
 export function check(stdout: string, title: string): string {
   return stdout.split('\n').find((l) => l.slice(6, 23).trim() === title) ?? `(no check ${title})`;
+}
+
+/** The variables a bin reads to reach `mock` served at `url`. */
+export function mockEnv(mock: MockService, url: string): Record<string, string> {
+  return {
+    PAYMENTS_CLIENT_ID: mock.credentials.clientId,
+    PAYMENTS_CLIENT_SECRET: mock.credentials.clientSecret,
+    PAYMENTS_BASE_URL: url,
+    PAYMENTS_AUTH_URL: url,
+  };
 }

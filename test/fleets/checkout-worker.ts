@@ -1,8 +1,8 @@
 // The worker's side of the checkout fleet tests (issue 40): carts checked out with `client.charge`
 // (or, in a control, the naive order-then-payment a partner might write), and the trap that kills
 // the process between a charge's order and its payment.
-import { CallError, type IntentStore, type PaymentsClient } from '../../src/index.js';
-import type { Cart, ChargeOutcome, CheckoutWay } from './protocol.js';
+import type { IntentStore, PaymentsClient } from '../../src/index.js';
+import { type Cart, type ChargeOutcome, type CheckoutWay, chargeOutcome } from './protocol.js';
 
 /**
  * `store`, but the process dies (SIGKILL: nothing runs after it) the first time a call begins an
@@ -50,27 +50,12 @@ export async function checkout(
   const lane = async () => {
     for (let i = next++; i < carts.length; i = next++) {
       const cart = carts[i]!;
-      const startedAt = Date.now();
-      try {
-        const { order, payment } = await checkoutOne(client, cart, way);
-        outcomes.push({
-          key: cart.key,
-          orderId: order.order_id,
-          paymentId: payment.payment_id,
-          startedAt,
-          tookMs: Date.now() - startedAt,
-        });
-      } catch (error) {
-        const e = error as Error;
-        const call = error instanceof CallError ? error : undefined;
-        outcomes.push({
-          key: cart.key,
-          orderId: '',
-          startedAt,
-          tookMs: Date.now() - startedAt,
-          error: { name: e.name, message: e.message, outcomeUnknown: call?.outcomeUnknown ?? false },
-        });
-      }
+      outcomes.push(
+        await chargeOutcome(cart.key, '', async () => {
+          const { order, payment } = await checkoutOne(client, cart, way);
+          return { orderId: order.order_id, paymentId: payment.payment_id };
+        }),
+      );
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));

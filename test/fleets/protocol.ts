@@ -1,5 +1,10 @@
 // The commands a fleet test sends to its worker processes, and their replies.
-import type { PaymentsClientOptions, RateLimitOptions, RecoveredIntent } from '../../src/index.js';
+import {
+  CallError,
+  type PaymentsClientOptions,
+  type RateLimitOptions,
+  type RecoveredIntent,
+} from '../../src/index.js';
 import type { RedisStoresOptions } from '../../src/stores/index.js';
 
 export type StoreKind = 'redis' | 'postgres' | 'memory' | 'none';
@@ -30,6 +35,43 @@ export interface ChargeOutcome {
   startedAt: number;
   /** How long the call took (ms). */
   tookMs: number;
+}
+
+/**
+ * How one charge ends in a worker: `pay` gives its order and payment; a thrown error is kept (its
+ * name, message, whether its outcome is unknown and its candidates), the order then `orderId`.
+ */
+export async function chargeOutcome(
+  key: string,
+  orderId: string,
+  pay: () => Promise<{ orderId: string; paymentId: string }>,
+): Promise<ChargeOutcome> {
+  const startedAt = Date.now();
+  try {
+    const paid = await pay();
+    return {
+      key,
+      orderId: paid.orderId,
+      paymentId: paid.paymentId,
+      startedAt,
+      tookMs: Date.now() - startedAt,
+    };
+  } catch (error) {
+    const e = error as Error;
+    const call = error instanceof CallError ? error : undefined;
+    return {
+      key,
+      orderId,
+      startedAt,
+      tookMs: Date.now() - startedAt,
+      error: {
+        name: e.name,
+        message: e.message,
+        outcomeUnknown: call?.outcomeUnknown ?? false,
+        ...(call?.candidates ? { candidates: call.candidates } : {}),
+      },
+    };
+  }
 }
 
 /** One cart a worker checks out: `client.charge` of its order under `key` (its description: the key). */

@@ -4,7 +4,6 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createClient } from 'redis';
 import {
-  CallError,
   MemoryIntentStore,
   MemoryRateLimitStore,
   MemoryTokenStore,
@@ -21,7 +20,14 @@ import {
 import { createDeduplicator, type DedupeStore, verifyWebhook } from '../../src/webhooks/index.js';
 import { checkout, dieAtFirstBegin } from './checkout-worker.js';
 import { connectCluster, isClusterUrl } from './cluster.js';
-import type { Charge, ChargeOutcome, Command, Reply, StoreKind } from './protocol.js';
+import {
+  type Charge,
+  type ChargeOutcome,
+  type Command,
+  chargeOutcome,
+  type Reply,
+  type StoreKind,
+} from './protocol.js';
 
 interface Entry {
   client: PaymentsClient;
@@ -106,36 +112,16 @@ async function charge(entry: Entry, charges: Charge[], concurrency: number): Pro
   const lane = async () => {
     for (let i = next++; i < charges.length; i = next++) {
       const { orderId, key, amountCents } = charges[i]!;
-      const startedAt = Date.now();
-      try {
-        const payment = await entry.client.payments.create(
-          orderId,
-          { method: 'card', amount_cents: amountCents },
-          { idempotencyKey: key },
-        );
-        outcomes.push({
-          key,
-          orderId,
-          paymentId: payment.payment_id,
-          startedAt,
-          tookMs: Date.now() - startedAt,
-        });
-      } catch (error) {
-        const e = error as Error;
-        const call = error instanceof CallError ? error : undefined;
-        outcomes.push({
-          key,
-          orderId,
-          startedAt,
-          tookMs: Date.now() - startedAt,
-          error: {
-            name: e.name,
-            message: e.message,
-            outcomeUnknown: call?.outcomeUnknown ?? false,
-            ...(call?.candidates ? { candidates: call.candidates } : {}),
-          },
-        });
-      }
+      outcomes.push(
+        await chargeOutcome(key, orderId, async () => {
+          const payment = await entry.client.payments.create(
+            orderId,
+            { method: 'card', amount_cents: amountCents },
+            { idempotencyKey: key },
+          );
+          return { orderId, paymentId: payment.payment_id };
+        }),
+      );
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));

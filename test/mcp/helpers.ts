@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMockService, serveFetch } from '../../src/testing/index.js';
-import type { Served } from '../cli/helpers.js';
+import { mockEnv, type Served } from '../cli/helpers.js';
 
 const BIN = resolve(import.meta.dirname, '../../src/cli/partner/bin.ts');
 
@@ -131,12 +131,7 @@ export async function serveRecording(): Promise<Recorded> {
       state.outage = value;
     },
     posts: (suffix) => log.filter((l) => l.startsWith('POST ') && l.endsWith(suffix)).length,
-    env: {
-      PAYMENTS_CLIENT_ID: mock.credentials.clientId,
-      PAYMENTS_CLIENT_SECRET: mock.credentials.clientSecret,
-      PAYMENTS_BASE_URL: server.url,
-      PAYMENTS_AUTH_URL: server.url,
-    },
+    env: mockEnv(mock, server.url),
     close: async () => {
       await server.close();
       mock.close();

@@ -1,7 +1,7 @@
 // The `partner-payments mcp` command line: its usage text and its options table (read by the bins'
 // one parser, ../shared/args.ts). Nothing here imports @modelcontextprotocol/sdk, so `mcp --help`
 // and a usage error need no optional peer installed.
-import { CONNECTION, type Connection, connectionOf, seconds } from '../partner/args.js';
+import { CONNECTION, type Connection, connectionOf, scopesOf, seconds } from '../partner/args.js';
 import { parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
 
 /** The usage text of `partner-payments mcp`. */
@@ -78,17 +78,13 @@ export function parseMcpArgs(
   for (const s of [connection.clientId, connection.clientSecret, connection.baseUrl]) {
     if (!s.value) throw new UsageError(`${s.env} is not set (or pass ${s.flag}): the server needs it`);
   }
-  const scopes = (values.scopes ?? 'payments:create,payments:read,locations:read')
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((s) => (s.startsWith('svc/') ? s : `svc/${s}`));
-  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope name');
+  const scopes = scopesOf(values.scopes);
   return {
     command: 'mcp',
     connection,
     timeoutMs: seconds(values.timeout, '--timeout', 15) * 1000,
     deadlineMs: seconds(values.deadline, '--deadline', 30) * 1000,
-    scopes: [...new Set(scopes)],
+    scopes,
     allowWrites: values['allow-writes'],
     maxAmountCents: integer(values['max-amount-cents'], '--max-amount-cents', 1),
     httpPort: integer(values.http, '--http', 0, 65_535),

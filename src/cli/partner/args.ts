@@ -131,17 +131,13 @@ function parseDoctor(argv: string[], env: Env): DoctorArgs | { command: 'help'; 
     },
   });
   if (values.help) return { command: 'help', topic: 'doctor' };
-  const scopes = (values.scopes ?? 'payments:create,payments:read,locations:read')
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((s) => (s.startsWith('svc/') ? s : `svc/${s}`));
-  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope name');
+  const scopes = scopesOf(values.scopes);
   return {
     command: 'doctor',
     connection: connectionOf(values, env),
     json: values.json,
     timeoutMs: seconds(values.timeout, '--timeout', 15) * 1000,
-    scopes: [...new Set(scopes)],
+    scopes,
     webhookSecret: setting(values['webhook-secret'], env, '--webhook-secret', 'PAYMENTS_WEBHOOK_SECRET'),
     maxSkewMs: seconds(values['max-skew'], '--max-skew', 5) * 1000,
   };
@@ -188,6 +184,19 @@ function parseVerify(argv: string[], env: Env): VerifyArgs | { command: 'help'; 
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `--scopes` (names with or without `svc/`, separated by commas or spaces; the default the client
+ * itself asks for), each once with its `svc/` prefix.
+ */
+export function scopesOf(value: string | undefined): string[] {
+  const scopes = (value ?? 'payments:create,payments:read,locations:read')
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((s) => (s.startsWith('svc/') ? s : `svc/${s}`));
+  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope name');
+  return [...new Set(scopes)];
+}
 
 /** The connection settings from the flags, else the client's variables. */
 export function connectionOf(values: Record<string, unknown>, env: Env): Connection {
