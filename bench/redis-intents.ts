@@ -4,8 +4,11 @@
  * beside two floors: one Redis round trip per call (`SET key NX PX`, then the unkeyed call), the
  * issue's floor; and one write before the send and one behind the answer (`SET NX` with the draft,
  * the unkeyed call, then `SET XX` with the result, not awaited): what any Redis-backed layer that
- * records a key's result must at least pay. The goal: the keyed figure within 10 points of the first
- * floor's. Alternating rounds on the same loopback server, at concurrency 1 and 32.
+ * records a key's result must at least pay; and the same two writes each as a one-line script
+ * (`EVALSHA` of that `SET`): what a store whose writes are conditional, and so run as scripts on
+ * Redis, must at least pay, with no work in its scripts and no SDK around them. The goal: the keyed
+ * figure within 10 points of the first floor's. Alternating rounds on the same loopback server, at
+ * concurrency 1 and 32.
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
@@ -14,7 +17,7 @@ import { paymentsOver } from './key-floor.js';
 import type { Comparison } from './report.js';
 import { sdk, stores } from './sdk.js';
 import { ORDER_ID, startBenchServer } from './server.js';
-import { alternate, summarize, throughput } from './stats.js';
+import { alternate, median, summarize, throughput } from './stats.js';
 
 const PARAMS = { method: 'card', amount_cents: 12_500 } as const;
 
@@ -51,21 +54,54 @@ export async function benchRedisIntents(options: {
       },
     },
   });
+  // The scripted floor's two writes: a one-line script each, loaded once (EVALSHA, as the store runs its own).
+  const scripted = {
+    begin: String(
+      await redis.sendCommand([
+        'SCRIPT',
+        'LOAD',
+        "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])",
+      ]),
+    ),
+    land: String(
+      await redis.sendCommand([
+        'SCRIPT',
+        'LOAD',
+        "return redis.call('SET', KEYS[1], ARGV[1], 'XX', 'PX', ARGV[2])",
+      ]),
+    ),
+  };
   const { perRound, rounds } = options;
   try {
     const results: Comparison[] = [];
     for (const concurrency of [1, 32]) {
-      const run = (call: () => Promise<unknown>) => () => throughput(call, perRound, concurrency);
+      // Each round's Redis CPU time a call (the server's own, from INFO cpu), per contender.
+      const redisUs: Record<string, number[]> = {};
+      const run = (name: string, call: () => Promise<unknown>) => {
+        const spent: number[] = [];
+        redisUs[name] = spent;
+        return async () => {
+          const before = serverCpuUs(String(await redis.sendCommand(['INFO', 'cpu'])));
+          const sample = await throughput(call, perRound, concurrency);
+          const after = serverCpuUs(String(await redis.sendCommand(['INFO', 'cpu'])));
+          spent.push((after - before) / perRound);
+          return sample;
+        };
+      };
       const rates = await alternate(
         {
-          plain: run(() => plain.create(ORDER_ID, PARAMS)),
-          keyed: run(() => onRedis.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() })),
-          runner: run(() => overSets.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() })),
-          floor: run(async () => {
+          plain: run('plain', () => plain.create(ORDER_ID, PARAMS)),
+          keyed: run('keyed', () =>
+            onRedis.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
+          ),
+          runner: run('runner', () =>
+            overSets.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
+          ),
+          floor: run('floor', async () => {
             await redis.sendCommand(['SET', `bench-floor:${randomUUID()}`, '1', 'NX', 'PX', '60000']);
             return plain.create(ORDER_ID, PARAMS);
           }),
-          written: run(async () => {
+          written: run('written', async () => {
             const key = `bench-floor:${randomUUID()}`;
             await redis.sendCommand(['SET', key, JSON.stringify({ key, ...PARAMS }), 'NX', 'PX', '60000']);
             const payment = await plain.create(ORDER_ID, PARAMS);
@@ -74,12 +110,22 @@ export async function benchRedisIntents(options: {
               .catch(() => {});
             return payment;
           }),
+          scripts: run('scripts', async () => {
+            const key = `bench-floor:${randomUUID()}`;
+            const draft = JSON.stringify({ key, ...PARAMS });
+            await redis.sendCommand(['EVALSHA', scripted.begin, '1', key, draft, '60000']);
+            const payment = await plain.create(ORDER_ID, PARAMS);
+            void redis
+              .sendCommand(['EVALSHA', scripted.land, '1', key, JSON.stringify(payment), '60000'])
+              .catch(() => {});
+            return payment;
+          }),
         },
         rounds,
       );
       const figure = `\`payments.create\` with a key, concurrency ${concurrency}`;
       const row = (what: string, contender: keyof typeof rates): Comparison => ({
-        figure: `${figure}${what}`,
+        figure: `${figure}${what}; Redis CPU a call ${median(redisUs[contender]!).toFixed(1)} µs`,
         unit: 'req/s',
         sdk: summarize(rates[contender]),
         baselineName: 'the same resource without the intent layer (0.2.0)',
@@ -95,6 +141,10 @@ export async function benchRedisIntents(options: {
         ': a write before the send (`SET NX`) and one behind the answer (`SET XX`), the unkeyed call between (a floor that records results)',
         'written',
       );
+      const scriptedRow = row(
+        ': the two writes of the floor above, each as a one-line script (`EVALSHA` of the `SET`; a floor for a store whose writes run as scripts)',
+        'scripts',
+      );
       const runner = row(
         ': the SDK over a stand-in store making the two writes of the floor above, no lease or index (against that floor: what the runner costs; against the keyed row: what the scripts cost)',
         'runner',
@@ -102,7 +152,7 @@ export async function benchRedisIntents(options: {
       const keyed = row(' (intent store on a local Redis)', 'keyed');
       // The goal: within 10 points of the floor, as a ratio of the same baseline.
       keyed.goal = Math.max(0, floor.sdk.rate / floor.baseline.rate - 0.1);
-      results.push(keyed, floor, written, runner);
+      results.push(keyed, floor, written, scriptedRow, runner);
     }
     return results;
   } finally {
@@ -110,4 +160,11 @@ export async function benchRedisIntents(options: {
     await engine.stop();
     server.stop();
   }
+}
+
+/** The Redis server's CPU time so far (µs, user and system: `INFO cpu`), its network work included. */
+function serverCpuUs(info: string): number {
+  let total = 0;
+  for (const [, seconds] of info.matchAll(/^used_cpu_(?:sys|user):([\d.]+)/gm)) total += Number(seconds);
+  return total * 1e6;
 }
