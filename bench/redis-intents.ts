@@ -1,12 +1,13 @@
 /**
  * One Redis round trip on the caller's path (issue 42): keyed `payments.create` with the intent store
  * on a local Redis (redis-server on loopback), against the same resource without the intent layer,
- * beside two floors: one Redis round trip per call (`SET key NX PX`, then the unkeyed call), the
+ * beside three floors: one Redis round trip per call (`SET key NX PX`, then the unkeyed call), the
  * issue's floor; and one write before the send and one behind the answer (`SET NX` with the draft,
  * the unkeyed call, then `SET XX` with the result, not awaited): what any Redis-backed layer that
  * records a key's result must at least pay; and the same two writes each as a one-line script
  * (`EVALSHA` of that `SET`): what a store whose writes are conditional, and so run as scripts on
- * Redis, must at least pay, with no work in its scripts and no SDK around them. The goal: the keyed
+ * Redis, must at least pay, with no work in its scripts and no SDK around them. Beside them, the
+ * SDK's runner over stand-in stores making each of the last two floors' writes. The goal: the keyed
  * figure within 10 points of the first floor's. Alternating rounds on the same loopback server, at
  * concurrency 1 and 32.
  */
@@ -35,41 +36,51 @@ export async function benchRedisIntents(options: {
   const plain = paymentsOver(client);
   const intentStore = stores.redisStores(redis).intentStore;
   const onRedis = new sdk.PaymentsClient({ ...base, intentStore });
-  // What the scripts cost: the same runner over a stand-in store that writes what the second floor
-  // writes (a new key's draft with SET NX, its record with SET XX behind the answer). Not a store:
-  // it keeps no lease, index or result uniqueness; the difference from `written` is the runner's.
-  const overSets = new sdk.PaymentsClient({
-    ...base,
-    intentStore: {
-      ...intentStore,
-      async begin(draft) {
-        const key = `bench-sets:${draft.key}`;
-        await redis.sendCommand(['SET', key, JSON.stringify(draft), 'NX', 'PX', '60000']);
-        return { status: 'acquired', record: draft };
-      },
-      put(record) {
-        const key = `bench-sets:${record.key}`;
-        void redis.sendCommand(['SET', key, JSON.stringify(record), 'XX', 'PX', '60000']).catch(() => {});
-        return Promise.resolve('ok');
-      },
-    },
-  });
-  // The scripted floor's two writes: a one-line script each, loaded once (EVALSHA, as the store runs its own).
-  const scripted = {
-    begin: String(
+  // The floors' two writes (a new key's draft with NX before the send, its record with XX behind the
+  // answer, not awaited): as plain SETs, or each as a one-line script loaded once (EVALSHA, as the
+  // store runs its own).
+  type Write = (key: string, json: string, mode: 'NX' | 'XX') => Promise<unknown>;
+  const load = async (mode: 'NX' | 'XX') =>
+    String(
       await redis.sendCommand([
         'SCRIPT',
         'LOAD',
-        "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])",
+        `return redis.call('SET', KEYS[1], ARGV[1], '${mode}', 'PX', ARGV[2])`,
       ]),
-    ),
-    land: String(
-      await redis.sendCommand([
-        'SCRIPT',
-        'LOAD',
-        "return redis.call('SET', KEYS[1], ARGV[1], 'XX', 'PX', ARGV[2])",
-      ]),
-    ),
+    );
+  const sha = { NX: await load('NX'), XX: await load('XX') };
+  const bySet: Write = (key, json, mode) => redis.sendCommand(['SET', key, json, mode, 'PX', '60000']);
+  const byScript: Write = (key, json, mode) =>
+    redis.sendCommand(['EVALSHA', sha[mode], '1', key, json, '60000']);
+  /** A floor: the two writes around the unkeyed call, no SDK. */
+  const twoWrites = (write: Write) => async () => {
+    const key = `bench-floor:${randomUUID()}`;
+    await write(key, JSON.stringify({ key, ...PARAMS }), 'NX');
+    const payment = await plain.create(ORDER_ID, PARAMS);
+    void write(key, JSON.stringify(payment), 'XX').catch(() => {});
+    return payment;
+  };
+  /**
+   * The SDK's runner over a stand-in store making just the two writes: not a store (no lease, index
+   * or result uniqueness); against its floor it shows what the runner costs, against the keyed
+   * figure what the store costs.
+   */
+  const standIn = (write: Write) => {
+    const over = new sdk.PaymentsClient({
+      ...base,
+      intentStore: {
+        ...intentStore,
+        async begin(draft) {
+          await write(`bench-sets:${draft.key}`, JSON.stringify(draft), 'NX');
+          return { status: 'acquired', record: draft };
+        },
+        put(record) {
+          void write(`bench-sets:${record.key}`, JSON.stringify(record), 'XX').catch(() => {});
+          return Promise.resolve('ok');
+        },
+      },
+    });
+    return () => over.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() });
   };
   const { perRound, rounds } = options;
   try {
@@ -94,32 +105,14 @@ export async function benchRedisIntents(options: {
           keyed: run('keyed', () =>
             onRedis.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
           ),
-          runner: run('runner', () =>
-            overSets.payments.create(ORDER_ID, PARAMS, { idempotencyKey: randomUUID() }),
-          ),
           floor: run('floor', async () => {
             await redis.sendCommand(['SET', `bench-floor:${randomUUID()}`, '1', 'NX', 'PX', '60000']);
             return plain.create(ORDER_ID, PARAMS);
           }),
-          written: run('written', async () => {
-            const key = `bench-floor:${randomUUID()}`;
-            await redis.sendCommand(['SET', key, JSON.stringify({ key, ...PARAMS }), 'NX', 'PX', '60000']);
-            const payment = await plain.create(ORDER_ID, PARAMS);
-            void redis
-              .sendCommand(['SET', key, JSON.stringify(payment), 'XX', 'PX', '60000'])
-              .catch(() => {});
-            return payment;
-          }),
-          scripts: run('scripts', async () => {
-            const key = `bench-floor:${randomUUID()}`;
-            const draft = JSON.stringify({ key, ...PARAMS });
-            await redis.sendCommand(['EVALSHA', scripted.begin, '1', key, draft, '60000']);
-            const payment = await plain.create(ORDER_ID, PARAMS);
-            void redis
-              .sendCommand(['EVALSHA', scripted.land, '1', key, JSON.stringify(payment), '60000'])
-              .catch(() => {});
-            return payment;
-          }),
+          written: run('written', twoWrites(bySet)),
+          scripts: run('scripts', twoWrites(byScript)),
+          runner: run('runner', standIn(bySet)),
+          runnerScripts: run('runnerScripts', standIn(byScript)),
         },
         rounds,
       );
@@ -146,13 +139,17 @@ export async function benchRedisIntents(options: {
         'scripts',
       );
       const runner = row(
-        ': the SDK over a stand-in store making the two writes of the floor above, no lease or index (against that floor: what the runner costs; against the keyed row: what the scripts cost)',
+        ': the SDK over a stand-in store making the two-write floor writes, no lease or index (against that floor: what the runner costs; against the keyed row: what the store costs)',
         'runner',
+      );
+      const runnerScripts = row(
+        ': the SDK over a stand-in store making the writes of the one-line scripts (the SDK over a store that does no work in its scripts)',
+        'runnerScripts',
       );
       const keyed = row(' (intent store on a local Redis)', 'keyed');
       // The goal: within 10 points of the floor, as a ratio of the same baseline.
       keyed.goal = Math.max(0, floor.sdk.rate / floor.baseline.rate - 0.1);
-      results.push(keyed, floor, written, scriptedRow, runner);
+      results.push(keyed, floor, written, scriptedRow, runner, runnerScripts);
     }
     return results;
   } finally {
