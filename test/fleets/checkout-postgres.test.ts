@@ -51,7 +51,7 @@ describe('a checkout killed mid-flow on PostgreSQL, then rerun by a fresh proces
 
 describe('3 processes checking out the same 300 carts on PostgreSQL, with lost answers and a SIGKILL', () => {
   it("every cart has one order and one payment after a fresh process reruns the killed one's carts", async () => {
-    const run = await checkoutFleet(suite, { intents: 'postgres', carts: 300, killAt: 150 });
+    const run = await checkoutFleet(suite, { intents: 'postgres', store: store(), carts: 300, killAt: 150 });
     const found = auditCheckout(run);
     console.info(`checkout fleet on PostgreSQL:\n  ${found.figures}`);
     expectOneEach(run, found);

@@ -63,14 +63,20 @@ describe('a checkout killed mid-flow on Redis, then rerun by a fresh process', (
 
 describe('3 processes checking out the same 300 carts on Redis, with lost answers and a SIGKILL', () => {
   it("every cart has one order and one payment after a fresh process reruns the killed one's carts", async () => {
-    const run = await checkoutFleet(suite, { intents: 'redis', carts: 300, killAt: 150 });
+    const run = await checkoutFleet(suite, { intents: 'redis', store: store(), carts: 300, killAt: 150 });
     const found = auditCheckout(run);
     console.info(`checkout fleet on Redis:\n  ${found.figures}`);
     expectOneEach(run, found);
   }, 300_000);
 
   it('control: the naive order-then-payment through the same run makes carts a second order and payment (the audit catches it)', async () => {
-    const run = await checkoutFleet(suite, { intents: 'redis', carts: 30, killAt: 20, way: 'naive' });
+    const run = await checkoutFleet(suite, {
+      intents: 'redis',
+      store: store(),
+      carts: 30,
+      killAt: 20,
+      way: 'naive',
+    });
     const found = auditCheckout(run);
     console.info(`control, naive checkout:\n  ${found.figures}`);
     // Every process made its own order of every cart, and the fresh process one more.
