@@ -3,9 +3,10 @@
 // mock's records are counted: the cart's orders, the order POSTs that created one, its payments.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { RecoveredIntent } from '../../src/index.js';
+import type { IntentStore, RecoveredIntent } from '../../src/index.js';
 import type { CountingMock } from './counting-mock.js';
 import type { Cart, ChargeOutcome, CheckoutWay, StoreKind } from './protocol.js';
+import { untilRecoverable } from './recoverable.js';
 import type { FleetSuite } from './suite.js';
 
 /**
@@ -72,6 +73,8 @@ export interface KillRun {
   atKill: CartCount;
   /** recover() in the fresh process before the rerun (after the dead lease lapsed), when asked. */
   recovered: RecoveredIntent[] | undefined;
+  /** Then: when recover() could take the key (untilRecoverable), in ms after the kill. */
+  recoverableAfterMs: number | undefined;
   rerun: ChargeOutcome;
   /** Order POSTs the rerun sent. */
   rerunOrderPosts: number;
@@ -85,6 +88,8 @@ export interface KillOptions {
   point: KillPoint;
   /** The fresh process calls recover() before the rerun; otherwise the rerun settles the key itself. */
   recoverFirst?: boolean;
+  /** The shared intent store as the test process reads it (its own connection): recoverFirst waits on it. */
+  store?: IntentStore;
   /** `naive`: the control's order-then-payment without one key. @default 'charge' */
   way?: CheckoutWay;
 }
@@ -93,6 +98,7 @@ export interface KillOptions {
 export async function killAndRerun(suite: FleetSuite, run: KillOptions): Promise<KillRun> {
   const { intents, point, way = 'charge' } = run;
   const { fleet, m, engine } = suite;
+  if (run.recoverFirst && !run.store) throw new Error('recoverFirst needs `store` to wait on');
   const { options, locationId } = await m.fleetClient('high');
   const cart: Cart = { key: `cart-${randomUUID()}`, locationId, totalCents: 5_000, amountCents: 1_000 };
   const target = intents === 'postgres' ? { pgUrl: engine.url } : { redisUrl: engine.url };
@@ -142,12 +148,13 @@ export async function killAndRerun(suite: FleetSuite, run: KillOptions): Promise
     await fleet.restart(0);
     await client(RERUN_DEADLINE_MS, false);
     let recovered: RecoveredIntent[] | undefined;
-    if (run.recoverFirst) {
-      // A dead process's lease lapses LEASE_MS after its last write at the latest (the engine's
-      // clock, this machine's): recover() skips a key a live call may still hold. (The rerun itself
-      // waits for the lease, within its deadline.)
-      const lapsed = killedAt + LEASE_MS + 50 - Date.now();
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, lapsed)));
+    let recoverableAfterMs: number | undefined;
+    if (run.recoverFirst && run.store) {
+      // recover() skips a key a live call may still hold: until the store offers it the cart's key,
+      // free once the dead process's lease lapsed (LEASE_MS after the kill at the latest) and last
+      // written SETTLE_MS ago. (The rerun itself waits for the lease, within its deadline.)
+      const wait = { keys: [cart.key], killedAt, leaseMs: LEASE_MS, settleMs: SETTLE_MS };
+      recoverableAfterMs = (await untilRecoverable(run.store, wait)).afterMs;
       recovered = (await fleet.send(0, { op: 'recover', name: 'checkout' })).recovered ?? [];
     }
     const postsBefore = orders.posts;
@@ -169,6 +176,7 @@ export async function killAndRerun(suite: FleetSuite, run: KillOptions): Promise
       killed: first,
       atKill,
       recovered,
+      recoverableAfterMs,
       rerun: rerun.charged![0]!,
       rerunOrderPosts: orders.posts - postsBefore,
       after,

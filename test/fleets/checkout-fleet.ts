@@ -5,7 +5,7 @@
 // cart one order and one payment.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { RecoveredIntent } from '../../src/index.js';
+import type { IntentStore, RecoveredIntent } from '../../src/index.js';
 import { isOrderPost, isPaymentPost, OrderPosts } from './checkout-crash.js';
 import {
   type Cart,
@@ -14,15 +14,23 @@ import {
   type StoreKind,
   tallyReconciled,
 } from './protocol.js';
+import { type Recoverable, untilRecoverable } from './recoverable.js';
 import type { FleetSuite } from './suite.js';
 
 /** The worker killed mid-run. */
 export const VICTIM = 0;
 /**
- * Each call's deadline, and so its lease on its key: the dead process's keys are free this long after
- * the kill. Room for a lease wait behind another process, a lost answer's settle and a second send.
+ * Each call's deadline, and so its lease on its key, in the processes that live through the run (and
+ * the victim's replacement). Room for a lease wait behind another process, a lost answer's settle and
+ * a second send.
  */
 const DEADLINE_MS = 8_000;
+/**
+ * The deadline of the victim's calls, and so its leases (as in crash-recovery.ts): every key the
+ * killed process held is free again this long after the kill at the latest, for the survivors that
+ * meet it and for recover(). Its calls that run out before the kill leave their keys `unknown`.
+ */
+const VICTIM_DEADLINE_MS = 3_000;
 /**
  * `settleMs`: above the longest the in-process mock may sit on a request it got (24 calls in flight
  * on a shared 2-core machine: see crash-recovery.ts, which saw 3 s at 48).
@@ -37,6 +45,8 @@ export interface FleetCheckoutOptions {
   carts: number;
   /** The victim is killed at the fleet's payment POST number `killAt` (which the mock then commits). */
   killAt: number;
+  /** The shared intent store as the test process reads it (its own connection), to wait on. */
+  store: IntentStore;
   way?: CheckoutWay;
 }
 
@@ -45,6 +55,11 @@ export interface FleetCheckout {
   /** Phase 1: the survivors' outcomes, and the reconcile events they saw by verdict. */
   survivors: ChargeOutcome[];
   reconciled: Record<string, number>;
+  /**
+   * When the survivors had all answered, in ms after the kill; and the cart keys left `open` or
+   * `unknown` then, which recover() could take all of `afterMs` after the kill (untilRecoverable).
+   */
+  kill: { answeredAfterMs: number } & Recoverable;
   /** The fresh process's recover() before its rerun, and its rerun of every cart. */
   recovered: RecoveredIntent[];
   rerun: ChargeOutcome[];
@@ -63,6 +78,20 @@ const rotated = <T>(list: T[], w: number, size: number) => {
   return [...list.slice(at), ...list.slice(0, at)];
 };
 
+/**
+ * The idempotency keys of the carts' payments: the cart's own (`charge`), or in the naive control
+ * one per order the run made for the cart (checkout-worker.ts), read from the mock's records.
+ */
+function paymentKeys(m: FleetSuite['m'], carts: Cart[], way: CheckoutWay): string[] {
+  if (way === 'charge') return carts.map((c) => c.key);
+  const keys = new Set(carts.map((c) => c.key));
+  return m.mock
+    .snapshot()
+    .orders.flatMap((o) =>
+      o.description && keys.has(o.description) ? [`${o.description}:${o.order_id}`] : [],
+    );
+}
+
 export async function checkoutFleet(suite: FleetSuite, run: FleetCheckoutOptions): Promise<FleetCheckout> {
   const { fleet, m, engine } = suite;
   const way = run.way ?? 'charge';
@@ -76,17 +105,19 @@ export async function checkoutFleet(suite: FleetSuite, run: FleetCheckoutOptions
   }));
   const target = run.intents === 'postgres' ? { pgUrl: engine.url } : { redisUrl: engine.url };
   const name = `checkout-${nonce}`;
-  const client = (w: number) =>
+  const client = (w: number, deadlineMs: number) =>
     fleet.send(w, {
       op: 'client',
       name,
       store: run.intents,
       intents: run.intents,
-      options: { ...options, maxRetries: 2, settleMs: SETTLE_MS, deadlineMs: DEADLINE_MS },
+      options: { ...options, maxRetries: 2, settleMs: SETTLE_MS, deadlineMs },
       ...target,
       flavour: w % 2 ? 'ioredis' : 'node-redis',
     });
-  await Promise.all(Array.from({ length: fleet.size }, (_, w) => client(w)));
+  await Promise.all(
+    Array.from({ length: fleet.size }, (_, w) => client(w, w === VICTIM ? VICTIM_DEADLINE_MS : DEADLINE_MS)),
+  );
 
   const orderPosts = new OrderPosts();
   const lost = { orders: 0, payments: 0 };
@@ -134,12 +165,24 @@ export async function checkoutFleet(suite: FleetSuite, run: FleetCheckoutOptions
     if (!killedAt || first[VICTIM]!.status !== 'rejected')
       throw new Error('the victim was not killed mid-run');
     const replies = first.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    await fleet.restart(VICTIM);
-    await client(VICTIM);
-    // The dead process's leases lapse DEADLINE_MS after the kill at the latest.
-    await new Promise((resolve) =>
-      setTimeout(resolve, Math.max(0, killedAt + DEADLINE_MS + 50 - Date.now())),
-    );
+    const answeredAt = Date.now();
+    // Before recover(): until the store offers recover() every cart key left open or unknown. Every
+    // process used every key, so the dead process's are not told apart, nor need to be: the
+    // survivors' calls have all answered, each releasing its key's lease as it ended (a landing
+    // write behind its answer lands moments later), so a key still leased is the dead process's,
+    // free VICTIM_DEADLINE_MS after the kill at the latest; a key open or unknown is the dead
+    // process's, or one a survivor's call ended `unknown` on, which recover() takes too once
+    // settled. The fresh process starts meanwhile.
+    const [kill] = await Promise.all([
+      untilRecoverable(run.store, {
+        keys: paymentKeys(m, carts, way),
+        killedAt,
+        leaseMs: VICTIM_DEADLINE_MS,
+        settleMs: SETTLE_MS,
+        writtenBy: answeredAt,
+      }),
+      fleet.restart(VICTIM).then(() => client(VICTIM, DEADLINE_MS)),
+    ]);
     const recovered = (await fleet.send(VICTIM, { op: 'recover', name })).recovered ?? [];
     const rerun = await fleet.send(VICTIM, { op: 'checkout', name, carts, concurrency: CONCURRENCY, way });
     const final = await fleet.all({ op: 'recover', name, olderThanMs: 0 });
@@ -161,6 +204,7 @@ export async function checkoutFleet(suite: FleetSuite, run: FleetCheckoutOptions
       carts,
       survivors: replies.flatMap((r) => r.charged ?? []),
       reconciled: tallyReconciled(replies),
+      kill: { ...kill, answeredAfterMs: answeredAt - killedAt },
       recovered,
       rerun: rerun.charged ?? [],
       final: final.flatMap((r) => r.recovered ?? []).filter((r) => keys.has(r.idempotencyKey)),
@@ -188,7 +232,7 @@ export function auditCheckout(run: FleetCheckout) {
   };
   const figures = [
     `${run.carts.length} carts, each checked out by 3 processes; POSTs: ${run.posts.orders} order (${run.posts.orderCreations} answered as created), ${run.posts.payments} payment; answers lost after commit: ${run.lost.orders} order, ${run.lost.payments} payment`,
-    `survivors: ${run.survivors.length} checkouts, ${errors(run.survivors)}, reconciled ${JSON.stringify(run.reconciled)}`,
+    `survivors: ${run.survivors.length} checkouts, ${errors(run.survivors)}, reconciled ${JSON.stringify(run.reconciled)}; all answered ${run.kill.answeredAfterMs} ms after the kill, the ${run.kill.keys} keys left unfinished recoverable ${run.kill.afterMs} ms after it`,
     `fresh process: recover() ${outcomes(run.recovered)}; rerun of all ${run.rerun.length} carts: ${errors(run.rerun)}; final recover() ${outcomes(run.final)}`,
     `orders per cart ${histogram(run.orders)}, payments per cart ${histogram(run.payments)}`,
   ].join('\n  ');

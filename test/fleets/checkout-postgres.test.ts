@@ -2,13 +2,24 @@
 // its flow, then rerun with the same key by a fresh process: one order and one payment. (The control,
 // the naive order-then-payment caught by the same count, is in checkout-redis.test.ts.) And 3
 // processes checking out the same 300 carts with lost answers and a SIGKILL.
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStores } from '../../src/stores/index.js';
 import { expectOneOfEach, killAndRerun } from './checkout-crash.js';
 import { auditCheckout, checkoutFleet, expectOneEach } from './checkout-fleet.js';
 import { startPostgres } from './engines.js';
 import { useFleet } from './suite.js';
 
 const suite = useFleet(3, startPostgres, { rateLimits: false, clock: { realTime: true } });
+let pool: pg.Pool;
+/** The shared intent store as this process reads it: the runs wait on it after the kill. */
+const store = () => postgresStores(pool).intentStore;
+
+beforeAll(() => {
+  pool = new pg.Pool({ connectionString: suite.engine.url, max: 4 });
+  pool.on('error', () => {}); // idle connections closed by the engine's shutdown
+});
+afterAll(() => pool?.end());
 
 describe('a checkout killed mid-flow on PostgreSQL, then rerun by a fresh process', () => {
   it.each([
@@ -27,7 +38,9 @@ describe('a checkout killed mid-flow on PostgreSQL, then rerun by a fresh proces
       intents: 'postgres',
       point: 'payment-answer',
       recoverFirst: true,
+      store: store(),
     });
+    console.info(`recover() could take the key ${run.recoverableAfterMs} ms after the kill`);
     const mine = run.recovered?.filter((r) => r.idempotencyKey === run.key);
     expect(mine).toEqual([
       expect.objectContaining({ outcome: 'landed', paymentId: run.final.paymentIds[0] }),
@@ -38,7 +51,7 @@ describe('a checkout killed mid-flow on PostgreSQL, then rerun by a fresh proces
 
 describe('3 processes checking out the same 300 carts on PostgreSQL, with lost answers and a SIGKILL', () => {
   it("every cart has one order and one payment after a fresh process reruns the killed one's carts", async () => {
-    const run = await checkoutFleet(suite, { intents: 'postgres', carts: 300, killAt: 150 });
+    const run = await checkoutFleet(suite, { intents: 'postgres', store: store(), carts: 300, killAt: 150 });
     const found = auditCheckout(run);
     console.info(`checkout fleet on PostgreSQL:\n  ${found.figures}`);
     expectOneEach(run, found);

@@ -3,13 +3,24 @@
 // naive order-then-payment (no key on the order) through the same kill and count, which catch it
 // making a second order and a second payment. And 3 processes checking out the same 300 carts with
 // lost answers and a SIGKILL, with the same control.
-import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisStores } from '../../src/stores/index.js';
 import { expectOneOfEach, killAndRerun } from './checkout-crash.js';
 import { auditCheckout, checkoutFleet, expectOneEach } from './checkout-fleet.js';
 import { startRedis } from './engines.js';
 import { useFleet } from './suite.js';
 
 const suite = useFleet(3, startRedis, { rateLimits: false, clock: { realTime: true } });
+let redis: Redis;
+/** The shared intent store as this process reads it: the runs wait on it after the kill. */
+const store = () => redisStores(redis).intentStore;
+
+beforeAll(() => {
+  redis = new Redis(suite.engine.url, { maxRetriesPerRequest: 1 });
+  redis.on('error', () => {});
+});
+afterAll(() => redis?.disconnect());
 
 describe('a checkout killed mid-flow on Redis, then rerun by a fresh process', () => {
   it.each([
@@ -24,7 +35,13 @@ describe('a checkout killed mid-flow on Redis, then rerun by a fresh process', (
   });
 
   it('killed with the payment made and its answer held: recover() reports the key landed, the rerun returns that payment', async () => {
-    const run = await killAndRerun(suite, { intents: 'redis', point: 'payment-answer', recoverFirst: true });
+    const run = await killAndRerun(suite, {
+      intents: 'redis',
+      point: 'payment-answer',
+      recoverFirst: true,
+      store: store(),
+    });
+    console.info(`recover() could take the key ${run.recoverableAfterMs} ms after the kill`);
     const mine = run.recovered?.filter((r) => r.idempotencyKey === run.key);
     expect(mine).toEqual([
       expect.objectContaining({ outcome: 'landed', paymentId: run.final.paymentIds[0] }),
@@ -46,14 +63,20 @@ describe('a checkout killed mid-flow on Redis, then rerun by a fresh process', (
 
 describe('3 processes checking out the same 300 carts on Redis, with lost answers and a SIGKILL', () => {
   it("every cart has one order and one payment after a fresh process reruns the killed one's carts", async () => {
-    const run = await checkoutFleet(suite, { intents: 'redis', carts: 300, killAt: 150 });
+    const run = await checkoutFleet(suite, { intents: 'redis', store: store(), carts: 300, killAt: 150 });
     const found = auditCheckout(run);
     console.info(`checkout fleet on Redis:\n  ${found.figures}`);
     expectOneEach(run, found);
   }, 300_000);
 
   it('control: the naive order-then-payment through the same run makes carts a second order and payment (the audit catches it)', async () => {
-    const run = await checkoutFleet(suite, { intents: 'redis', carts: 30, killAt: 20, way: 'naive' });
+    const run = await checkoutFleet(suite, {
+      intents: 'redis',
+      store: store(),
+      carts: 30,
+      killAt: 20,
+      way: 'naive',
+    });
     const found = auditCheckout(run);
     console.info(`control, naive checkout:\n  ${found.figures}`);
     // Every process made its own order of every cart, and the fresh process one more.

@@ -3,9 +3,10 @@
 // mid-run, a fresh process takes its place and calls recover(), the fleet reruns the same work with
 // the same keys, and the mock's own records are audited: every order charged exactly once.
 import { expect } from 'vitest';
-import type { IntentRecord, IntentStore, RecoveredIntent } from '../../src/index.js';
+import type { IntentStore, RecoveredIntent } from '../../src/index.js';
 import type { FaultSpec } from '../../src/testing/index.js';
 import { type Charge, type ChargeOutcome, type StoreKind, tallyReconciled } from './protocol.js';
+import { untilRecoverable } from './recoverable.js';
 import type { FleetSuite } from './suite.js';
 
 /** The worker killed mid-run. */
@@ -35,9 +36,6 @@ export const VICTIM_DEADLINE_MS = 3_000;
  * 30 s, would hold it back that long.
  */
 export const SETTLE_MS = 8_000;
-/** How often untilRecoverable reads the store, and how long past its bound it gives a loaded machine. */
-const POLL_MS = 100;
-const SLACK_MS = 5_000;
 const CONCURRENCY = 16;
 const AMOUNT_CENTS = 1_000;
 /**
@@ -180,10 +178,15 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
     );
     if (!kill || first[VICTIM]!.status !== 'rejected') throw new Error('the victim was not killed mid-run');
     const replies = first.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    // Before recover(): until the store offers recover() every key the dead process left (a real
-    // process cannot run on fake time). A memory store died with the process: nothing to wait for.
+    // Before recover(): until the store offers recover() every key the dead process left (its share:
+    // in phase 1 no other process uses them). A memory store died with the process: nothing to wait for.
     const dead = run.store
-      ? await untilRecoverable(run.store, share(VICTIM), killedAt)
+      ? await untilRecoverable(run.store, {
+          keys: share(VICTIM).map((c) => c.key),
+          killedAt,
+          leaseMs: VICTIM_DEADLINE_MS,
+          settleMs: SETTLE_MS,
+        })
       : { keys: 0, afterMs: 0 };
     await restarted;
     const paidBefore = new Set(paymentsByOrder(suite).keys());
@@ -210,43 +213,6 @@ export async function crashRun(suite: FleetSuite, run: CrashRunOptions): Promise
     };
   } finally {
     m.door = undefined;
-  }
-}
-
-/**
- * Waits until recover() would take every key of `charges` (the victim's share: in phase 1 no other
- * process uses them) that is still `open` or `unknown`: until `unfinished(SETTLE_MS)`, recover()'s own
- * selection, lists them all, which needs the dead process's leases lapsed (VICTIM_DEADLINE_MS after
- * the kill at the latest) and each key last written SETTLE_MS ago (so its last send is settled, and
- * recover() can tell landed from not landed). Reads the store every POLL_MS; fails, naming the keys
- * still leased or written too recently, SLACK_MS after the later of those two bounds.
- */
-async function untilRecoverable(
-  store: IntentStore,
-  charges: Charge[],
-  killedAt: number,
-): Promise<{ keys: number; afterMs: number }> {
-  const bound = killedAt + Math.max(VICTIM_DEADLINE_MS, SETTLE_MS) + SLACK_MS;
-  for (;;) {
-    const records = await Promise.all(charges.map((c) => store.get(c.key)));
-    const dead = records.filter((r): r is IntentRecord => r?.state === 'open' || r?.state === 'unknown');
-    const offered = new Set((await store.unfinished(SETTLE_MS)).map((r) => r.key));
-    const waiting = dead.filter((r) => !offered.has(r.key));
-    if (waiting.length === 0) return { keys: dead.length, afterMs: Date.now() - killedAt };
-    if (Date.now() > bound) {
-      const free = new Set((await store.unfinished(0)).map((r) => r.key));
-      const leased = waiting.filter((r) => !free.has(r.key)).map((r) => r.key);
-      const recent = waiting
-        .filter((r) => free.has(r.key))
-        .map((r) => `${r.key} (last written ${Date.now() - r.updatedAt} ms ago)`);
-      throw new Error(
-        `${Date.now() - killedAt} ms after the kill, recover() would not take ${waiting.length} of the ` +
-          `dead process's ${dead.length} unfinished keys: ` +
-          `still leased (its leases are ${VICTIM_DEADLINE_MS} ms): [${leased.join(', ')}]; ` +
-          `free but written less than settleMs (${SETTLE_MS} ms) ago: [${recent.join(', ')}]`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
