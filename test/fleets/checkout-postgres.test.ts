@@ -2,24 +2,14 @@
 // its flow, then rerun with the same key by a fresh process: one order and one payment. (The control,
 // the naive order-then-payment caught by the same count, is in checkout-redis.test.ts.) And 3
 // processes checking out the same 300 carts with lost answers and a SIGKILL.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStores } from '../../src/stores/index.js';
+import { describe, expect, it } from 'vitest';
 import { expectOneOfEach, killAndRerun } from './checkout-crash.js';
 import { auditCheckout, checkoutFleet, expectOneEach } from './checkout-fleet.js';
 import { startPostgres } from './engines.js';
-import { useFleet } from './suite.js';
+import { useFleet, useIntentStore } from './suite.js';
 
 const suite = useFleet(3, startPostgres, { rateLimits: false, clock: { realTime: true } });
-let pool: pg.Pool;
-/** The shared intent store as this process reads it: the runs wait on it after the kill. */
-const store = () => postgresStores(pool).intentStore;
-
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: suite.engine.url, max: 4 });
-  pool.on('error', () => {}); // idle connections closed by the engine's shutdown
-});
-afterAll(() => pool?.end());
+const store = useIntentStore(suite, 'postgres');
 
 describe('a checkout killed mid-flow on PostgreSQL, then rerun by a fresh process', () => {
   it.each([

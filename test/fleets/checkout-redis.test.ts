@@ -3,24 +3,14 @@
 // naive order-then-payment (no key on the order) through the same kill and count, which catch it
 // making a second order and a second payment. And 3 processes checking out the same 300 carts with
 // lost answers and a SIGKILL, with the same control.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisStores } from '../../src/stores/index.js';
+import { describe, expect, it } from 'vitest';
 import { expectOneOfEach, killAndRerun } from './checkout-crash.js';
 import { auditCheckout, checkoutFleet, expectOneEach } from './checkout-fleet.js';
 import { startRedis } from './engines.js';
-import { useFleet } from './suite.js';
+import { useFleet, useIntentStore } from './suite.js';
 
 const suite = useFleet(3, startRedis, { rateLimits: false, clock: { realTime: true } });
-let redis: Redis;
-/** The shared intent store as this process reads it: the runs wait on it after the kill. */
-const store = () => redisStores(redis).intentStore;
-
-beforeAll(() => {
-  redis = new Redis(suite.engine.url, { maxRetriesPerRequest: 1 });
-  redis.on('error', () => {});
-});
-afterAll(() => redis?.disconnect());
+const store = useIntentStore(suite, 'redis');
 
 describe('a checkout killed mid-flow on Redis, then rerun by a fresh process', () => {
   it.each([

@@ -1,28 +1,20 @@
 // Exactly-once payments across processes on a real PostgreSQL 15 (issue 23): 3 processes charging 300
 // orders through lost answers and a SIGKILL, then a rerun and recover(); 3 processes racing on one key.
 // The control runs (a memory intent store per process, caught charging twice) are in intents-redis.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStores } from '../../src/stores/index.js';
+import { describe, expect, it } from 'vitest';
 import { audit, crashRun, expectExactlyOnce, figures } from './crash-recovery.js';
 import { startPostgres } from './engines.js';
 import { raceOnKeys } from './key-race.js';
-import { useFleet } from './suite.js';
+import { useFleet, useIntentStore } from './suite.js';
 
 // The mock's clock follows real time: payments' created_at and its Date header are what a real
 // service's would be for processes that read their own clocks.
 const suite = useFleet(3, startPostgres, { rateLimits: false, clock: { realTime: true } });
-let pool: pg.Pool;
-
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: suite.engine.url, max: 4 });
-  pool.on('error', () => {}); // idle connections closed by the engine's shutdown
-});
-afterAll(() => pool?.end());
+const intentStore = useIntentStore(suite, 'postgres');
 
 describe('a crash mid-run on PostgreSQL (3 processes)', () => {
   it('charges each of 300 orders exactly once through lost answers, a SIGKILL, a rerun with the same keys and recover()', async () => {
-    const store = postgresStores(pool).intentStore;
+    const store = intentStore();
     const run = await crashRun(suite, {
       intents: 'postgres',
       store,

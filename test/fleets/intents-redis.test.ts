@@ -1,28 +1,20 @@
 // Exactly-once payments across processes on a real Redis (issue 23): 3 processes charging 300 orders
 // through lost answers and a SIGKILL, then a rerun and recover(); 3 processes racing on one key. Each
 // has a control run with a memory intent store per process, which the same checks catch charging twice.
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisStores } from '../../src/stores/index.js';
+import { describe, expect, it } from 'vitest';
 import { audit, crashRun, expectExactlyOnce, figures } from './crash-recovery.js';
 import { startRedis } from './engines.js';
 import { raceOnKeys } from './key-race.js';
-import { useFleet } from './suite.js';
+import { useFleet, useIntentStore } from './suite.js';
 
 // The mock's clock follows real time: payments' created_at and its Date header are what a real
 // service's would be for processes that read their own clocks.
 const suite = useFleet(3, startRedis, { rateLimits: false, clock: { realTime: true } });
-let redis: Redis;
-
-beforeAll(() => {
-  redis = new Redis(suite.engine.url, { maxRetriesPerRequest: 1 });
-  redis.on('error', () => {});
-});
-afterAll(() => redis?.disconnect());
+const intentStore = useIntentStore(suite, 'redis');
 
 describe('a crash mid-run on Redis (3 processes, node-redis and ioredis)', () => {
   it('charges each of 300 orders exactly once through lost answers, a SIGKILL, a rerun with the same keys and recover()', async () => {
-    const store = redisStores(redis).intentStore;
+    const store = intentStore();
     const run = await crashRun(suite, {
       intents: 'redis',
       store,
