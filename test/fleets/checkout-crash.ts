@@ -203,3 +203,14 @@ export function expectOneOfEach(run: KillRun, point: KillPoint) {
   expect(run.rerunOrderPosts).toBe(known ? 0 : 1);
   expect(run.after.filter((r) => r.idempotencyKey === run.key)).toEqual([]);
 }
+
+/**
+ * A run killed with its payment made and the answer held, recover() first: recover() reports the
+ * key landed with the payment the rerun returns, and the cart has one of each.
+ */
+export function expectRecoveredLanded(run: KillRun) {
+  console.info(`recover() could take the key ${run.recoverableAfterMs} ms after the kill`);
+  const mine = run.recovered?.filter((r) => r.idempotencyKey === run.key);
+  expect(mine).toEqual([expect.objectContaining({ outcome: 'landed', paymentId: run.final.paymentIds[0] })]);
+  expectOneOfEach(run, 'payment-answer');
+}
