@@ -4,11 +4,12 @@
  *
  *   node --import tsx bench/compare.ts before=.tmp/steps/0 after=.tmp/steps/1 [--rounds=20]
  *
- * Per build: the Cloudflare Worker of bench/footprint.ts (client + orders.create) gzipped, the cold
- * import of the main entry over bare `node` as a share of stripe's (all in rotation), and
- * orders.create (20 Level 3 lines, concurrency 1) and orders.get (concurrency 1 and 64) against raw
- * undici, every contender in the same alternating rounds (`--no-http` leaves these out: with many
- * builds, rounds get long and the machine's drift between contenders grows).
+ * Per build: the Cloudflare Worker of bench/footprint.ts (client + orders.create) gzipped, in bytes
+ * and as the difference from the first build; the cold import of the main entry over bare `node` as
+ * a share of stripe's (all in rotation, `--imports=N` runs each, 15 by default); and orders.create
+ * (20 Level 3 lines, concurrency 1) and orders.get (concurrency 1 and 64) against raw undici, every
+ * contender in the same alternating rounds (`--no-http` leaves these out: with many builds, rounds
+ * get long and the machine's drift between contenders grows).
  *
  * `--payments` measures `payments.create` instead of the orders calls: the same partner code on
  * every build (`client.payments.create(orderId, { method: 'card', amount_cents })`, no key given, so
@@ -29,6 +30,8 @@ import { alternate, median, type Sample, summarize, throughput } from './stats.j
 
 const args = process.argv.slice(2);
 const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 20);
+/** Cold imports per build, in rotation (a share of stripe's moves by about ±0.05 at 15). */
+const importRuns = Number(args.find((a) => a.startsWith('--imports='))?.slice(10) ?? 15);
 const builds = args
   .filter((a) => !a.startsWith('--'))
   .map((a) => {
@@ -179,7 +182,7 @@ const stripeGzip = gzipSync(
   ).outputFiles[0]!.contents,
 ).byteLength;
 const workers = await Promise.all(builds.map((b) => workerGzip(b.root)));
-const imports = coldImports(15);
+const imports = coldImports(importRuns);
 const stripeMs = imports.find((i) => i.label === 'stripe')!.ms;
 const payments = args.includes('--payments');
 const rates = args.includes('--no-http') || payments ? undefined : await throughputs(500);
@@ -187,15 +190,17 @@ const paid = payments ? await paymentThroughputs(500) : undefined;
 const pct = (a: Sample, b: Sample) => `${((100 * a.rate) / b.rate).toFixed(0)}%`;
 
 const lines = [
-  `Builds compared in one run (cold imports: 15 runs in rotation${rates ? `; HTTP: ${rounds} alternating rounds of 500 calls per contender` : ''}). Command: \`node --import tsx bench/compare.ts ${args.join(' ')}\``,
+  `Builds compared in one run (cold imports: ${importRuns} runs in rotation${rates ? `; HTTP: ${rounds} alternating rounds of 500 calls per contender` : ''}). Command: \`node --import tsx bench/compare.ts ${args.join(' ')}\``,
   '',
   '| Build | Worker, gzipped | Cold import, share of stripe | `orders.create` / raw undici | `orders.get` c=1 / raw undici | `orders.get` c=64 / raw undici |',
   '|---|---:|---:|---:|---:|---:|',
   ...builds.map((b, i) => {
     const r = (k: string) => (rates ? pct(rates[`${b.label} ${k}`]!, rates[`undici ${k}`]!) : '');
-    return `| ${b.label} | ${(workers[i]! / 1024).toFixed(1)} KB | ${(imports[i]!.ms / stripeMs).toFixed(2)} | ${r('create')} | ${r('get c=1')} | ${r('get c=64')} |`;
+    const grew = workers[i]! - workers[0]!;
+    const delta = i === 0 ? '' : ` (${grew >= 0 ? '+' : ''}${grew.toLocaleString('en-US')} B)`;
+    return `| ${b.label} | ${workers[i]!.toLocaleString('en-US')} B${delta} | ${(imports[i]!.ms / stripeMs).toFixed(2)} | ${r('create')} | ${r('get c=1')} | ${r('get c=64')} |`;
   }),
-  `| stripe (comparison) | ${(stripeGzip / 1024).toFixed(1)} KB | 1.00 (${stripeMs.toFixed(1)} ms) | | | |`,
+  `| stripe (comparison) | ${stripeGzip.toLocaleString('en-US')} B | 1.00 (${stripeMs.toFixed(1)} ms) | | | |`,
 ];
 if (paid) {
   const first = builds[0]!.label;

@@ -8,8 +8,9 @@
  * (`EVALSHA` of that `SET`): what a store whose writes are conditional, and so run as scripts on
  * Redis, must at least pay, with no work in its scripts and no SDK around them. Beside them, the
  * SDK's runner over stand-in stores making each of the last two floors' writes. The goal: the keyed
- * figure within 10 points of the first floor's. Alternating rounds on the same loopback server, at
- * concurrency 1 and 32.
+ * figure within 10 points of the first floor's; the restatement proposed in the issue's notes (within
+ * 10 points of the SDK over the one-line scripts' stand-in) is checked beside it. Alternating rounds
+ * on the same loopback server, at concurrency 1 and 32.
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
@@ -149,7 +150,14 @@ export async function benchRedisIntents(options: {
       const keyed = row(' (intent store on a local Redis)', 'keyed');
       // The goal: within 10 points of the floor, as a ratio of the same baseline.
       keyed.goal = Math.max(0, floor.sdk.rate / floor.baseline.rate - 0.1);
-      results.push(keyed, floor, written, scriptedRow, runner, runnerScripts);
+      // The restatement proposed in the issue's notes, checked in the same run: what the store adds
+      // to the SDK over a store that does no work in its scripts, within 10 points of it.
+      const proposed = row(
+        ' (intent store on a local Redis), proposed goal: within 10 points of the SDK over a store that does no work in its scripts',
+        'keyed',
+      );
+      proposed.goal = Math.max(0, runnerScripts.sdk.rate / runnerScripts.baseline.rate - 0.1);
+      results.push(keyed, proposed, floor, written, scriptedRow, runner, runnerScripts);
     }
     return results;
   } finally {
