@@ -14,23 +14,15 @@ import {
   type StoreKind,
   tallyReconciled,
 } from './protocol.js';
-import { type Recoverable, untilRecoverable } from './recoverable.js';
+import { type Recoverable, untilRecoverable, VICTIM, VICTIM_DEADLINE_MS } from './recoverable.js';
 import type { FleetSuite } from './suite.js';
 
-/** The worker killed mid-run. */
-export const VICTIM = 0;
 /**
  * Each call's deadline, and so its lease on its key, in the processes that live through the run (and
  * the victim's replacement). Room for a lease wait behind another process, a lost answer's settle and
  * a second send.
  */
 const DEADLINE_MS = 8_000;
-/**
- * The deadline of the victim's calls, and so its leases (as in crash-recovery.ts): every key the
- * killed process held is free again this long after the kill at the latest, for the survivors that
- * meet it and for recover(). Its calls that run out before the kill leave their keys `unknown`.
- */
-const VICTIM_DEADLINE_MS = 3_000;
 /**
  * `settleMs`: above the longest the in-process mock may sit on a request it got (24 calls in flight
  * on a shared 2-core machine: see crash-recovery.ts, which saw 3 s at 48).

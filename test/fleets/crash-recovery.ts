@@ -6,11 +6,9 @@ import { expect } from 'vitest';
 import type { IntentStore, RecoveredIntent } from '../../src/index.js';
 import type { FaultSpec } from '../../src/testing/index.js';
 import { type Charge, type ChargeOutcome, type StoreKind, tallyReconciled } from './protocol.js';
-import { untilRecoverable } from './recoverable.js';
+import { untilRecoverable, VICTIM, VICTIM_DEADLINE_MS } from './recoverable.js';
 import type { FleetSuite } from './suite.js';
 
-/** The worker killed mid-run. */
-export const VICTIM = 0;
 /**
  * Each call's deadline, and so its lease on its key (api.md 17), in the processes that live through
  * the run (and the victim's replacement). On this shared 2-core machine a call at 3 x 16 in flight
@@ -18,12 +16,6 @@ export const VICTIM = 0;
  * `outcomeUnknown` and the rerun settles it.
  */
 export const DEADLINE_MS = 10_000;
-/**
- * The deadline of the victim's calls, and so its leases: every key the killed process held is free
- * again this long after the kill at the latest, well before recover() may take it (SETTLE_MS). Its
- * calls that run out before the kill leave their keys `unknown`, dead keys like the others.
- */
-export const VICTIM_DEADLINE_MS = 3_000;
 /**
  * `settleMs`: how long after a send the service is taken to be done with a lost request; a payment
  * not on the order by then did not land, and the key sends again. It must exceed the longest the

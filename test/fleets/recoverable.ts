@@ -4,6 +4,15 @@
 // sleep must last the worst case every run, where this ends as soon as the store says so.
 import type { IntentRecord, IntentStore } from '../../src/index.js';
 
+/** The worker a fleet test kills mid-run. */
+export const VICTIM = 0;
+/**
+ * The deadline of the victim's calls, and so its leases (api.md 17): every key the killed process
+ * held is free again this long after the kill at the latest (untilRecoverable's `leaseMs`). Its calls
+ * that run out before the kill leave their keys `unknown`, dead keys like the others.
+ */
+export const VICTIM_DEADLINE_MS = 3_000;
+
 /** How often untilRecoverable reads the store, and how long past its bound it gives a loaded machine. */
 const POLL_MS = 100;
 const SLACK_MS = 5_000;
@@ -38,8 +47,9 @@ export interface Recoverable {
  * leases lapsed (`leaseMs` after the kill at the latest) and each key last written `settleMs` ago
  * (so its last send is settled, and recover() can tell landed from not landed). No live call holds
  * a key meanwhile (the caller waits for them first), so a key found finished, or never begun, stays
- * so: each read looks again only at the keys still unfinished. Reads the store every POLL_MS; fails, naming
- * the keys still leased or written too recently, SLACK_MS after the later of those two bounds.
+ * so: each read looks again only at the keys still unfinished. Reads the store every POLL_MS;
+ * fails, naming the keys still leased or written too recently, SLACK_MS after the later of those two
+ * bounds.
  */
 export async function untilRecoverable(store: IntentStore, wait: RecoverableAfterKill): Promise<Recoverable> {
   const { killedAt, leaseMs, settleMs, writtenBy = killedAt } = wait;
