@@ -10,10 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { APIPromise, responseMeta } from '../src/core/call/api-promise.js';
-import type { IntentCall } from '../src/core/intents/intent.js';
-import { IntentRunner } from '../src/core/intents/runner.js';
 import { MemoryIntentStore } from '../src/core/stores/memory-intent-store.js';
-import type { RequestSpec } from '../src/core/types.js';
+import type { IntentCall } from '../src/intents/intent.js';
+import { IntentRunner } from '../src/intents/runner.js';
 import { textDigest } from '../src/internal/key-hash.js';
 import { keyMemoryFloor } from './key-floor.js';
 
@@ -26,9 +25,9 @@ const params = { method: 'card', amount_cents: 12_500 };
 
 const offPath = () => Promise.reject(new Error('not on the success path'));
 let paid = 0;
-// As the core does on its hot path: the intent lands (settle.landed) before the call's promise
-// resolves; without it every intent would stay open, and the store would never prune.
-const send = (spec?: RequestSpec) => {
+// The core's answer: the runner lands the intent when the send resolves, before the call's promise
+// does (without it every intent would stay open, and the store would never prune).
+const send = () => {
   const data = {
     payment_id: `p-${++paid}`,
     order_id: ORDER,
@@ -37,7 +36,6 @@ const send = (spec?: RequestSpec) => {
     method: 'card',
     created_at: '2026-11-26T00:00:00.000Z',
   };
-  spec?.settle?.landed(data);
   return APIPromise.from(Promise.resolve(data), responseMeta());
 };
 const runner = new IntentRunner({
@@ -64,10 +62,7 @@ const intentCall = (): IntentCall => ({
   response: { parse: (r: unknown) => r } as unknown as IntentCall['response'],
   options: { idempotencyKey: randomUUID() },
 });
-const keyed = () => {
-  const call = intentCall();
-  return runner.once(call, call.options?.idempotencyKey as string);
-};
+const keyed = () => runner.once(intentCall());
 const floorOnce = keyMemoryFloor(maxIntents);
 const floor = () => floorOnce(intentCall(), send);
 

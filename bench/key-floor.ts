@@ -1,19 +1,20 @@
 // The floor of the intents figures: the least a client must do to remember its idempotency keys in
 // memory around a create call, on the SDK's own call path but without its intent layer.
+import { metaOf } from '../src/core/call/api-promise.js';
 import type { Requester } from '../src/core/call/requester.js';
-import type { APIPromise, PaymentsClient, RequestSpec } from '../src/index.js';
+import { APIPromise, type PaymentsClient, type RequestSpec } from '../src/index.js';
 
-/** An intent layer over the core's send: what the core hands a spec with an intent to. */
-export type KeyLayer = (
-  spec: RequestSpec,
-  send: (spec: RequestSpec) => APIPromise<unknown>,
-) => APIPromise<unknown>;
+/** A spec as a resource builds it for a payment or refund creation: with its intent. */
+type Keyed = RequestSpec & { intent?: unknown };
+
+/** An intent layer over the core's send: what the client's requester hands a spec with an intent to. */
+export type KeyLayer = (spec: Keyed, send: (spec: RequestSpec) => APIPromise<unknown>) => APIPromise<unknown>;
 
 /**
  * An intent layer in place of the client's intent runner that only remembers: the call's key (a
  * new UUID when none is given) in a bare `Map` of at most `cap` entries, like the default intent
- * store's cap, the oldest tenth dropped at the cap; the result kept with its key, set by the core
- * inside the call as the runner's is (no promise of its own around the send). No fingerprint,
+ * store's cap, the oldest tenth dropped at the cap; the result kept with its key when the send
+ * resolves, before the call's promise does, as the runner's is. No fingerprint,
  * lease, index of orders or record: what any in-memory exactly-once layer must at least pay.
  */
 export function keyMemoryFloor(cap = 10_000): KeyLayer {
@@ -30,17 +31,16 @@ export function keyMemoryFloor(cap = 10_000): KeyLayer {
     const kept = { result: undefined as unknown, at: Date.now() };
     remembered.set(key, kept);
     // The runner sends a copy of the spec, as this does: without its intent, under its own options.
-    const sent: RequestSpec = Object.assign({}, spec);
+    const sent: Keyed = Object.assign({}, spec);
     sent.intent = undefined;
     sent.options = {};
     sent.json = JSON.stringify(spec.body);
-    sent.settle = {
-      landed: (data) => {
-        kept.result = data;
-      },
-      recover: (error) => Promise.reject(error),
-    };
-    return send(sent);
+    const sending = send(sent);
+    const landed = sending.then((data) => {
+      kept.result = data;
+      return data;
+    });
+    return APIPromise.from(landed, metaOf(sending));
   };
 }
 
@@ -51,7 +51,7 @@ export function keyMemoryFloor(cap = 10_000): KeyLayer {
 export function paymentsOver(client: PaymentsClient, layer?: KeyLayer): PaymentsClient['payments'] {
   const send = (spec: RequestSpec) => client.request(spec);
   const requester = {
-    request: (spec: RequestSpec) => {
+    request: (spec: Keyed) => {
       if (spec.intent !== undefined && layer) return layer(spec, send);
       // The resource's own spec, built for this call: the plain call sends it without its intent.
       spec.intent = undefined;

@@ -22,9 +22,9 @@ export default { async fetch(req, env) {
 /** Stand-ins with the same exports: each passes calls through and keeps nothing. */
 const LAYERS: Record<string, Record<string, string>> = {
   'exactly-once': {
-    'core/intents/runner.ts':
-      'export class IntentRunner { constructor(c) { this.c = c; } run(s) { return this.c.send({ ...s, intent: undefined }); } }',
-    'core/intents/recover.ts': 'export function recoverIntents() { return Promise.resolve([]); }',
+    'intents/runner.ts':
+      'export class IntentRunner { constructor(c) { this.c = c; } once(s) { return this.c.send({ ...s, intent: undefined }); } }',
+    'intents/recover.ts': 'export function recoverIntents() { return Promise.resolve([]); }',
     'core/stores/memory-intent-store.ts': 'export class MemoryIntentStore { async noteRefund() {} }',
   },
   telemetry: {

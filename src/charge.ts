@@ -2,16 +2,17 @@
 // retried unit of work (a checkout, an invoice) never makes a second order or a second payment.
 
 import { restate } from './core/call/final-error.js';
+import { checkKey } from './core/call/idempotency-key.js';
 import type { Requester } from './core/call/requester.js';
 import { validate } from './core/call/validate.js';
 import { ConflictError } from './core/errors/api-errors.js';
 import { CallError } from './core/errors/call-error.js';
 import { IdempotencyConflictError } from './core/errors/local-errors.js';
-import { checkKey, storeFailure } from './core/intents/failures.js';
-import { paymentCreation } from './core/intents/requests.js';
 import type { IntentStore } from './core/stores/intent-store.js';
 import type { RequestOptions } from './core/types.js';
+import { storeFailure } from './intents/failures.js';
 import type { AwaitResultOptions } from './polling.js';
+import { paymentCreation } from './resources/endpoints.js';
 import type { Orders } from './resources/orders.js';
 import { OrderCreateRequest } from './schemas/compiled/orders.js';
 import { PaymentCreateParams } from './schemas/compiled/payments.js';

@@ -1,5 +1,6 @@
 // PaymentsClient, the package's main class: builds the options, auth, transport, rate limiter and
-// call core, and holds the resources, `withOptions()` and the await-result helpers.
+// call core, wraps the intent layer around the core, and holds the resources, `withOptions()` and
+// the await-result helpers.
 import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
 import { type ChargeParams, type ChargeResult, charge } from './charge.js';
@@ -9,7 +10,6 @@ import type { APIPromise } from './core/call/api-promise.js';
 import { HttpCore } from './core/call/http.js';
 import type { Requester } from './core/call/requester.js';
 import { type AuthSetup, explainCredentials, explainScope } from './core/errors/hints.js';
-import type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
 import type { EventSink, PaymentsClientEvents } from './core/observe/events.js';
@@ -25,6 +25,10 @@ import { defaultTransport } from './core/transport/default-transport.js';
 import { userAgent } from './core/transport/runtime.js';
 import type { Transport } from './core/transport/transport.js';
 import type { RequestOptions, RequestSpec } from './core/types.js';
+import { intentReads } from './intents/reads.js';
+import type { RecoveredIntent, RecoverOptions } from './intents/recover.js';
+import { KeyedRequester } from './intents/requester.js';
+import { IntentRunner } from './intents/runner.js';
 import { isMockClientId, mockClients } from './internal/mock-clients.js';
 import { SecretRegistry } from './internal/redact.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
@@ -82,6 +86,8 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
 
   readonly #options: ResolvedOptions;
   readonly #core: HttpCore;
+  /** What the resources send through: the intent layer around {@link #core}. */
+  readonly #requester: KeyedRequester;
   readonly #transport: Transport;
   readonly #transportName: string;
   readonly #limiter: RateLimiter | undefined;
@@ -135,12 +141,6 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       limiter: this.#limiter,
       // A token of a client revoked since it was minted: the API answers 401 client_revoked.
       explain: (error, spec) => explainCredentials(explainScope(error, spec.scope, this.#authSetup)),
-      // The intent store is shared with the clients derived from this one (same keys, same payments).
-      intents: {
-        store: lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore(),
-        reconcile: resolved.reconcile,
-        settleMs: resolved.settleMs,
-      },
     });
     if (lineage) core.auth = lineage.auth;
     else {
@@ -153,13 +153,29 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
           : makeAuth(accessToken, mint, emit, secrets);
     }
     this.#core = core;
-    this.orders = new Orders(core);
-    this.payments = new Payments(core);
-    this.refunds = new Refunds(core);
-    this.locations = new Locations(core);
-    this.launchTokens = new LaunchTokens(core);
-    this.webhookEndpoints = new WebhookEndpoints(core);
-    this.specs = new Specs(core);
+    // The intent layer sends and reads down through the core. Its store is shared with the clients
+    // derived from this one (same keys, same payments).
+    const send = <S extends z.ZodType>(spec: RequestSpec<S>) => core.request(spec);
+    const intents = new IntentRunner({
+      store: lineage?.intentStore ?? resolved.intentStore ?? new MemoryIntentStore(),
+      reconcile: resolved.reconcile,
+      settleMs: resolved.settleMs,
+      ...intentReads(send),
+      send,
+      events: this.#events,
+      log,
+      deadlineMs: resolved.deadlineMs,
+      maxRetries: resolved.maxRetries,
+    });
+    const requester = new KeyedRequester(core, intents);
+    this.#requester = requester;
+    this.orders = new Orders(requester);
+    this.payments = new Payments(requester);
+    this.refunds = new Refunds(requester);
+    this.locations = new Locations(requester);
+    this.launchTokens = new LaunchTokens(requester);
+    this.webhookEndpoints = new WebhookEndpoints(requester);
+    this.specs = new Specs(requester);
   }
 
   /**
@@ -176,7 +192,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    * });
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
-    return this.#core.request(spec);
+    return this.#requester.request(spec);
   }
 
   /**
@@ -195,7 +211,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
   charge(params: ChargeParams, opts?: RequestOptions): Promise<ChargeResult> {
     return charge(
       this,
-      { store: this.#core.intents.store, deadlineMs: this.#options.deadlineMs },
+      { store: this.#requester.intents.store, deadlineMs: this.#options.deadlineMs },
       params,
       opts,
     );
@@ -212,7 +228,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
    * for (const r of report) if (r.outcome === 'unknown') console.warn(`check order ${r.orderId} (key ${r.idempotencyKey})`);
    */
   recover(options?: RecoverOptions): Promise<RecoveredIntent[]> {
-    return this.#core.intents.recover(options);
+    return this.#requester.intents.recover(options);
   }
 
   /**
@@ -235,7 +251,7 @@ export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implement
       limiter: overrides.rateLimit === undefined ? this.#limiter : undefined,
       secrets: this.#secrets,
       parent: this.#listeners,
-      intentStore: this.#core.intents.store,
+      intentStore: this.#requester.intents.store,
     };
     try {
       return new PaymentsClient();

@@ -12,7 +12,6 @@ export type { Call, CallResult, CallRetry, Middleware } from './core/call/middle
 export type { Page } from './core/call/pagination.js';
 export { PagePromise } from './core/call/pagination.js';
 export * from './core/errors/api-errors.js';
-export type { RecoveredIntent, RecoverOptions } from './core/intents/recover.js';
 export type { RateLimitOptions, RateTier } from './core/limits/rate-limit.js';
 export { RATE_TIERS } from './core/limits/rate-limit.js';
 export type {
@@ -48,16 +47,15 @@ export type { BucketLimit, RateLimit } from './core/stores/token-bucket.js';
 export type { StoredToken, TokenStore } from './core/stores/token-store.js';
 export { MemoryTokenStore } from './core/stores/token-store.js';
 export type {
-  IntentSpec,
   Reconciliation,
   RequestOptions,
   RequestSpec,
   ResponseMeta,
   RetryMode,
-  Settle,
 } from './core/types.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
+export type { RecoveredIntent, RecoverOptions } from './intents/recover.js';
 export type { AwaitResultOptions, PollingClient, PollProgress } from './polling.js';
 export { awaitPaymentResult, awaitRefundResult } from './polling.js';
 // The resource classes are values too: a class's declaration is a value in the built types

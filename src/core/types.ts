@@ -1,6 +1,7 @@
 // The types of a call, on the ground floor of core/ so that every room of it imports them without
 // climbing: the per-call RequestOptions, the RetryMode, the RequestSpec a resource hands to the core
-// (with the IntentSpec of a payment or refund), Reconciliation, ResponseMeta and the core's CoreSpec.
+// with Reconciliation, ResponseMeta and the core's CoreSpec. The core knows nothing of intents: the
+// intent layer (src/intents/) wraps it.
 // The Requester contract, which names the call's promise, is in call/requester.ts.
 import type { z } from 'zod';
 import type { Scope } from '../schemas/common.js';
@@ -91,20 +92,6 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
    * @internal
    */
   json?: string | undefined;
-  /**
-   * The intent layer's hold on the call's outcome, so that a keyed payment or refund is no promise
-   * longer than the call itself (src/core/intents/runner.ts).
-   * @internal
-   */
-  settle?: Settle | undefined;
-  /**
-   * Makes the call exactly once per idempotency key (payment and refund creation, api.md 17): the
-   * core hands it to the client's intent runner, which keeps `options.idempotencyKey` in the intent
-   * store (never sent) and reconciles a lost answer. `body` is what the key's fingerprint covers,
-   * and `response` parses a stored or adopted resource.
-   * @internal
-   */
-  intent?: IntentSpec | undefined;
   /** Whether to send the bearer token. Public endpoints pass false. @default true */
   auth?: boolean;
   /**
@@ -126,24 +113,6 @@ export interface RequestSpec<S extends z.ZodType = z.ZodType> {
 }
 
 /**
- * How the client's intent runner settles a payment or refund creation from inside the call that
- * sends it (the runner's send carries it on its spec), so that the call needs no promise of its own
- * around the send.
- *
- * @example
- * const settle: Settle = {
- *   landed: (payment) => recordLanded(key, payment),
- *   recover: (error, meta) => reconcileLostAnswer(key, error, meta),
- * };
- */
-export interface Settle {
-  /** Sees the created resource before anything awaiting the call does; it must not throw. */
-  landed(data: unknown): void;
-  /** Takes over a failed send: its promise becomes the call's (`meta` is the call's, for its later sends). */
-  recover(error: unknown, meta: ResponseMeta): Promise<unknown>;
-}
-
-/**
  * How to learn whether a call whose outcome is unknown took effect, as data (the error's message
  * is written from it).
  *
@@ -161,24 +130,6 @@ export interface Reconciliation {
   read?: string;
   /** What to check or do, lower-case, without a final period. */
   check: string;
-}
-
-/**
- * What a payment or refund creation is, for its intent: the order (and payment) it belongs to. Its
- * params are the spec's validated `body`.
- *
- * @example
- * const intent: IntentSpec = { kind: 'refund', orderId, paymentId };
- */
-export interface IntentSpec {
-  kind: 'payment' | 'refund';
-  orderId: string;
-  paymentId?: string | undefined;
-  /**
-   * The order params of `client.charge` (as JSON), which the key's fingerprint covers too: the same
-   * key with another order conflicts before the payment is sent, even when no order is created.
-   */
-  charge?: string | undefined;
 }
 
 /**

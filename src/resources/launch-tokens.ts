@@ -12,6 +12,7 @@ import {
   LaunchTokenCreateParams,
 } from '../schemas/compiled/launch-tokens.js';
 import type * as T from '../schemas/launch-tokens.js';
+import { ENDPOINTS, requestOf } from './endpoints.js';
 
 /**
  * Launch links: short-lived, single-use tokens that open a point-of-sale session for a user
@@ -34,17 +35,7 @@ export class LaunchTokens {
   create(params: T.LaunchTokenCreateParams, opts?: RequestOptions): APIPromise<T.LaunchToken> {
     return APIPromise.run(() => {
       const body = validate(LaunchTokenCreateParams, params, 'launch token');
-      // Each call mints a new single-use credential; a duplicate is harmless (the unused one expires).
-      return this.client.request({
-        method: 'POST',
-        scope: 'svc/pos:launch',
-        path: '/pos/v1/launch-tokens',
-        route: '/pos/v1/launch-tokens',
-        body,
-        retry: 'safe',
-        response: LaunchToken,
-        options: opts,
-      });
+      return this.client.request(requestOf(ENDPOINTS.createLaunchToken, LaunchToken, opts, undefined, body));
     });
   }
 
@@ -66,17 +57,9 @@ export class LaunchTokens {
       const release = holdSecret(launchToken);
       let call: APIPromise<T.LaunchSession>;
       try {
-        call = this.client.request({
-          method: 'POST',
-          path: '/pos/v1/public/launch-exchange',
-          route: '/pos/v1/public/launch-exchange',
-          body,
-          auth: false,
-          retry: 'unsafe',
-          reconcile: { check: 'launch tokens are single use: create a new one and start again' },
-          response: LaunchSession,
-          options: opts,
-        });
+        const spec = requestOf(ENDPOINTS.exchangeLaunchToken, LaunchSession, opts, undefined, body);
+        spec.reconcile = { check: 'launch tokens are single use: create a new one and start again' };
+        call = this.client.request(spec);
       } catch (error) {
         release();
         throw error;

@@ -4,10 +4,10 @@ import { APIPromise } from '../core/call/api-promise.js';
 import { PagePromise } from '../core/call/pagination.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import type { RequestOptions } from '../core/types.js';
-import { path } from '../internal/path.js';
+import type { RequestOptions, RequestSpec } from '../core/types.js';
 import { LocationListParams as ListParams, Location, LocationPage } from '../schemas/compiled/locations.js';
 import type * as T from '../schemas/locations.js';
+import { ENDPOINTS, requestOf } from './endpoints.js';
 import { checkIds } from './ids.js';
 
 /** Locations in your partner scope (spec 4.8, 4.9). */
@@ -30,17 +30,7 @@ export class Locations {
       return PagePromise.reject(error);
     }
     return new PagePromise(
-      (offset) =>
-        this.client.request({
-          method: 'GET',
-          scope: 'svc/locations:read',
-          path: '/pos/v1/locations',
-          route: '/pos/v1/locations',
-          query: { ...query, offset },
-          retry: 'safe',
-          response: LocationPage,
-          options: opts,
-        }),
+      (offset) => this.client.request(pageRequest(query, offset, opts)),
       query.offset ?? 0,
     );
   }
@@ -57,15 +47,18 @@ export class Locations {
   get(locationId: string, opts?: RequestOptions): APIPromise<T.Location> {
     return APIPromise.run(() => {
       checkIds({ locationId });
-      return this.client.request({
-        method: 'GET',
-        scope: 'svc/locations:read',
-        path: path`/pos/v1/locations/${locationId}`,
-        route: '/pos/v1/locations/{location_id}',
-        retry: 'safe',
-        response: Location,
-        options: opts,
-      });
+      return this.client.request(requestOf(ENDPOINTS.getLocation, Location, opts, [locationId]));
     });
   }
+}
+
+/** The request of one page of locations (spec 4.8), from `offset`. */
+function pageRequest(
+  query: ReturnType<typeof ListParams.parse>,
+  offset: number,
+  opts: RequestOptions | undefined,
+): RequestSpec<typeof LocationPage> {
+  const spec = requestOf(ENDPOINTS.listLocations, LocationPage, opts);
+  spec.query = { ...query, offset };
+  return spec;
 }

@@ -3,10 +3,10 @@
 import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import { orderRead } from '../core/intents/requests.js';
 import type { RequestOptions } from '../core/types.js';
 import { OrderCreated, OrderCreateRequest } from '../schemas/compiled/orders.js';
 import type * as T from '../schemas/orders.js';
+import { ENDPOINTS, orderRead, requestOf } from './endpoints.js';
 import { checkIds } from './ids.js';
 
 /** Orders: the container of a payment transaction (spec 4.1, 4.2). */
@@ -37,16 +37,7 @@ export class Orders {
   create(params: T.OrderCreateParams, opts?: RequestOptions): APIPromise<T.OrderCreated> {
     return APIPromise.run(() => {
       const body = validate(OrderCreateRequest, params, 'order');
-      return this.client.request({
-        method: 'POST',
-        scope: 'svc/payments:create',
-        path: '/pos/v1/orders',
-        route: '/pos/v1/orders',
-        body,
-        retry: 'keyed',
-        response: OrderCreated,
-        options: opts,
-      });
+      return this.client.request(requestOf(ENDPOINTS.createOrder, OrderCreated, opts, undefined, body));
     });
   }
 

@@ -3,11 +3,10 @@
 import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import { paymentCreation, paymentRead } from '../core/intents/requests.js';
 import type { RequestOptions } from '../core/types.js';
-import { path } from '../internal/path.js';
 import { PaymentCreateParams, VoidResult } from '../schemas/compiled/payments.js';
 import type * as T from '../schemas/payments.js';
+import { ENDPOINTS, paymentCreation, paymentRead, requestOf } from './endpoints.js';
 import { checkIds } from './ids.js';
 
 /** Payments: charge attempts against an order (spec 4.3 to 4.5). */
@@ -72,15 +71,7 @@ export class Payments {
   void(orderId: string, paymentId: string, opts?: RequestOptions): APIPromise<T.VoidResult> {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
-      return this.client.request({
-        method: 'POST',
-        scope: 'svc/payments:create',
-        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/void`,
-        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/void',
-        retry: 'safe',
-        response: VoidResult,
-        options: opts,
-      });
+      return this.client.request(requestOf(ENDPOINTS.voidPayment, VoidResult, opts, [orderId, paymentId]));
     });
   }
 }

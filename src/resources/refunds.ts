@@ -3,11 +3,10 @@
 import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
-import { refundRead } from '../core/intents/requests.js';
 import type { RequestOptions } from '../core/types.js';
-import { path } from '../internal/path.js';
-import { Refund, RefundCreateParams } from '../schemas/compiled/refunds.js';
+import { RefundCreateParams } from '../schemas/compiled/refunds.js';
 import type * as T from '../schemas/refunds.js';
+import { refundCreation, refundRead } from './endpoints.js';
 import { checkIds } from './ids.js';
 
 /** Refunds of settled payments (spec 4.6, 4.7). */
@@ -43,22 +42,7 @@ export class Refunds {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       const body = validate(RefundCreateParams, params, 'refund');
-      return this.client.request({
-        method: 'POST',
-        scope: 'svc/payments:refund',
-        path: path`/pos/v1/orders/${orderId}/payments/${paymentId}/refunds`,
-        route: '/pos/v1/orders/{order_id}/payments/{payment_id}/refunds',
-        body,
-        retry: 'unsafe',
-        intent: { kind: 'refund', orderId, paymentId },
-        reconcile: {
-          subject: 'the order',
-          read: `client.orders.get('${orderId}')`,
-          check: "the payment's status before refunding again",
-        },
-        response: Refund,
-        options: opts,
-      });
+      return this.client.request(refundCreation(orderId, paymentId, body, opts));
     });
   }
 

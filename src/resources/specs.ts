@@ -4,6 +4,7 @@ import type { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import type { RequestOptions } from '../core/types.js';
 import { JsonDocumentSchema } from '../schemas/specs.js';
+import { ENDPOINTS, requestOf } from './endpoints.js';
 
 /**
  * A machine-readable description (OpenAPI 3.1 or AsyncAPI 2.6), as JSON.
@@ -42,14 +43,7 @@ export class Specs {
   }
 
   private fetch(file: 'openapi.json' | 'asyncapi.json', opts?: RequestOptions): APIPromise<JsonDocument> {
-    return this.client.request({
-      method: 'GET',
-      path: `/pos/v1/.well-known/${file}`,
-      route: `/pos/v1/.well-known/${file}`,
-      auth: false,
-      retry: 'safe',
-      response: JsonDocumentSchema,
-      options: opts,
-    });
+    const endpoint = file === 'openapi.json' ? ENDPOINTS.getOpenApiDocument : ENDPOINTS.getAsyncApiDocument;
+    return this.client.request(requestOf(endpoint, JsonDocumentSchema, opts));
   }
 }

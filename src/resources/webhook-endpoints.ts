@@ -4,12 +4,12 @@ import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
 import type { RequestOptions } from '../core/types.js';
-import { path } from '../internal/path.js';
 import {
   WebhookEndpointCreated,
   WebhookEndpointCreateParams,
 } from '../schemas/compiled/webhook-endpoints.js';
 import type * as T from '../schemas/webhook-endpoints.js';
+import { ENDPOINTS, requestOf } from './endpoints.js';
 import { checkIds } from './ids.js';
 
 /** Webhook endpoint registration (spec 4.13; admin scope `svc/webhooks:subscribe`). */
@@ -37,17 +37,15 @@ export class WebhookEndpoints {
     return APIPromise.run(() => {
       checkIds({ partnerId });
       const body = validate(WebhookEndpointCreateParams, params, 'webhook endpoint');
-      return this.client.request({
-        method: 'POST',
-        scope: 'svc/webhooks:subscribe',
-        path: path`/admin/v1/partners/${partnerId}/webhook-endpoints`,
-        route: '/admin/v1/partners/{partner_id}/webhook-endpoints',
+      const spec = requestOf(
+        ENDPOINTS.createWebhookEndpoint,
+        WebhookEndpointCreated,
+        opts,
+        [partnerId],
         body,
-        retry: 'unsafe',
-        reconcile: { check: 'list your endpoints in the admin portal before registering the URL again' },
-        response: WebhookEndpointCreated,
-        options: opts,
-      });
+      );
+      spec.reconcile = { check: 'list your endpoints in the admin portal before registering the URL again' };
+      return this.client.request(spec);
     });
   }
 }

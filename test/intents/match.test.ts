@@ -1,14 +1,14 @@
-// The pure rules of reconciliation (src/core/intents/match.ts), table-driven: which payments can be
+// The pure rules of reconciliation (src/intents/match.ts), table-driven: which payments can be
 // a key's, how the service's clock is bounded from a Date header, and refunds seen in events.
 import { describe, expect, it } from 'vitest';
+import type { IntentRecord } from '../../src/core/stores/intent-store.js';
 import {
   type ListedPayment,
   matchPayments,
   matchRefunds,
   skewOf,
   UNKNOWN_SKEW,
-} from '../../src/core/intents/match.js';
-import type { IntentRecord } from '../../src/core/stores/intent-store.js';
+} from '../../src/intents/match.js';
 
 const T0 = Date.parse('2026-11-26T10:00:00Z');
 const record = (over: Partial<IntentRecord> = {}): IntentRecord => ({

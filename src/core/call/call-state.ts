@@ -5,7 +5,7 @@
 
 import { RequestValidationError } from '../errors/api-errors.js';
 import type { EndEvent, EventSink } from '../observe/events.js';
-import type { RequestSpec, ResponseMeta, Settle } from '../types.js';
+import type { RequestSpec, ResponseMeta } from '../types.js';
 import type { Call, CallResult, CallRetry } from './middleware.js';
 
 // Call ids: a random prefix per process (two processes' logs do not collide) and a counter.
@@ -126,19 +126,4 @@ export function queryString(query: RequestSpec['query']): string {
   }
   const text = params.toString();
   return text ? `?${text}` : '';
-}
-
-/**
- * A wrapped call's outcome as its intent sees it: around the tracer, the middleware and the `end`
- * event, as a caller would see the call (on the hot path, the core settles it inside the attempts).
- */
-export function settled<T>(ended: Promise<T>, settle: Settle | undefined, meta: ResponseMeta): Promise<T> {
-  if (!settle) return ended;
-  return ended.then(
-    (value) => {
-      settle.landed(value);
-      return value;
-    },
-    (error: unknown) => settle.recover(error, meta) as Promise<T>,
-  );
 }

@@ -9,17 +9,12 @@ import type { SecretRegistry } from '../../internal/redact.js';
 import { sleep } from '../../internal/sleep.js';
 import type { AuthStrategy } from '../auth/strategies.js';
 import { type APIError, APIUserAbortError } from '../errors/api-errors.js';
-import { keyOf } from '../intents/failures.js';
-import type { IntentCall } from '../intents/intent.js';
-import { intentReads } from '../intents/requests.js';
-import { IntentRunner } from '../intents/runner.js';
 import type { RateLimiter } from '../limits/limiter.js';
 import { attemptLimit, decideRetry, type RetryDecision, throttleAfter } from '../limits/retry.js';
 import type { EventSink } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
-import type { IntentStore } from '../stores/intent-store.js';
 import type { Transport, TransportResponse } from '../transport/transport.js';
-import type { CoreSpec, ReconcileMode, RequestSpec, ResponseMeta, Settle } from '../types.js';
+import type { CoreSpec, RequestSpec, ResponseMeta } from '../types.js';
 import { APIPromise, responseMeta } from './api-promise.js';
 import {
   type AttemptContext,
@@ -29,9 +24,10 @@ import {
   failedAttempt,
   readAttempt,
 } from './attempt.js';
-import { bodyOf, CallState, callResult, queryString, settled, withEnd } from './call-state.js';
+import { bodyOf, CallState, callResult, queryString, withEnd } from './call-state.js';
 import { deadlineError, finishError, waitForToken } from './final-error.js';
 import { callHeaders } from './headers.js';
+import { keyOf } from './idempotency-key.js';
 import { type CallTracer, type Middleware, runMiddleware } from './middleware.js';
 import type { Requester } from './requester.js';
 
@@ -56,19 +52,12 @@ export interface CoreConfig {
   middleware: readonly Middleware[];
   /** Around the middleware and the attempts: the call's span, when the client has a tracer. */
   trace?: CallTracer | undefined;
-  /** Where payment and refund intents are kept (api.md 17), and how a lost answer is settled. */
-  intents: { store: IntentStore; reconcile: ReconcileMode; settleMs: number };
 }
 
 /** Sends requests for one client (and the clients derived from it share its auth and transport). */
 export class HttpCore implements Requester {
   /** Set by the client after construction (minting a token goes through {@link exchange}). */
   auth: AuthStrategy | undefined;
-  /**
-   * Runs every call whose spec carries an intent exactly once per key; it sends, and reconciles a
-   * lost answer, through this core's own {@link request}.
-   */
-  readonly intents: IntentRunner;
   readonly #config: CoreConfig;
   readonly #redactHeaders: (headers: Record<string, string>) => Record<string, string>;
   readonly #callContext: AttemptContext;
@@ -80,31 +69,21 @@ export class HttpCore implements Requester {
     this.#exchangeContext = { events: undefined, log: config.log };
     const secrets = config.secrets;
     this.#redactHeaders = (headers) => secrets.headers(headers);
-    const send = <S extends z.ZodType>(spec: RequestSpec<S>) => this.request(spec);
-    this.intents = new IntentRunner({
-      ...config.intents,
-      ...intentReads(send),
-      send,
-      events: config.events,
-      log: config.log,
-      deadlineMs: config.deadlineMs,
-      maxRetries: config.maxRetries,
-    });
   }
 
   /**
-   * One API call: an id, the middleware, the attempts, one `end` event. A payment or refund
-   * creation (a spec with an intent) goes to the intent runner, which sends it through here.
+   * One API call: an id, the middleware, the attempts, one `end` event. The intent layer around the
+   * core (src/intents/) sends a payment or refund creation through here like any other call, without
+   * its key (the key is the intent store's, never sent).
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
-    // The call's key, checked once, goes one way: to a payment's intent, or to an order's header.
+    // The call's key, checked once: an order's becomes its header.
     let key: string | undefined;
     try {
       key = keyOf(spec);
     } catch (error) {
       return APIPromise.rejected(error); // a key that is not one: refused before anything is sent
     }
-    if (spec.intent !== undefined) return this.intents.once(spec as RequestSpec as IntentCall, key as string);
     const meta = responseMeta();
     meta.redactHeaders = this.#redactHeaders;
     const headers = callHeaders(this.#config.headers, spec, key);
@@ -123,12 +102,11 @@ export class HttpCore implements Requester {
     const { events, middleware, trace } = this.#config;
     const sentKey = spec.retry === 'keyed' ? headers['idempotency-key'] : undefined;
     const state = new CallState(spec.method, spec.route ?? spec.path, spec.path, headers, sentKey);
-    // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts (and a
-    // keyed payment's intent is settled inside them: no promise of its own, unseen by anyone).
+    // The hot path: no tracer, middleware or `end` listener, so nothing around the attempts.
     if (!trace && middleware.length === 0 && !events.wants('end'))
-      return this.#attempts(spec, state, headers, meta, true, spec.settle);
+      return this.#attempts(spec, state, headers, meta, true);
     const data = this.#wrapped(spec, state, headers, meta);
-    return settled(events.wants('end') ? withEnd(data, events, state) : data, spec.settle, meta);
+    return events.wants('end') ? withEnd(data, events, state) : data;
   }
 
   /** Attempts and retries without a call's id, middleware or events: the token grant (never keyed). */
@@ -172,7 +150,6 @@ export class HttpCore implements Requester {
     headers: Record<string, string>,
     meta: ResponseMeta | undefined,
     isCall: boolean,
-    settle?: Settle,
   ): Promise<z.infer<S>> {
     const cfg = this.#config;
     const opts = spec.options;
@@ -229,10 +206,7 @@ export class HttpCore implements Requester {
         if (res) result = readAttempt(ctx, spec, state, res, started, meta);
         inFlight = false;
         if (!result) throw new Error('unreachable: an attempt ends with a response or a failure');
-        if (result.ok) {
-          settle?.landed(result.value);
-          return result.value;
-        }
+        if (result.ok) return result.value;
         const { failure, error } = result;
         const throttle = throttleAfter(failure);
         if (throttle !== undefined) cfg.limiter?.backoff(throttle);
@@ -293,7 +267,6 @@ export class HttpCore implements Requester {
       });
       final.callId = state.callId;
       if (final.outcomeUnknown) cfg.log?.('warn', final.message, state.logFields);
-      if (settle && meta) return settle.recover(final, meta) as Promise<z.infer<S>>;
       throw final;
     }
   }

@@ -223,7 +223,7 @@ export class MemoryIntentStore implements IntentStore {
    * A new key's first send created `resultId`: its intent, begun by {@link beginNow} with the lease
    * `owner` holds, lands and the lease is released, at once. No "taken" check: the service created
    * that id for this send, and reconciliation adopts no payment while another key with its amount
-   * is in flight (`rivals` in src/core/intents/match.ts), which this key was until now. `'lost'`
+   * is in flight (`rivals` in src/intents/match.ts), which this key was until now. `'lost'`
    * (nothing written) when `owner` no longer holds the key (a lease is one call's: the runner's
    * owners are unique).
    * @internal

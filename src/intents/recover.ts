@@ -1,7 +1,7 @@
 // `client.recover()`: settles the intents a process left open when it died mid-call (or that ended
 // unknown), by the same reading as a call's reconciliation, and reports each key's outcome.
-import type { EventSink } from '../observe/events.js';
-import { type IntentRecord, revise } from '../stores/intent-store.js';
+import type { EventSink } from '../core/observe/events.js';
+import { type IntentRecord, revise } from '../core/stores/intent-store.js';
 import { type IntentIO, reconcile, settled } from './reconcile.js';
 
 /**

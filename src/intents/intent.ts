@@ -1,16 +1,17 @@
 // What one call under an idempotency key starts from, and the options and ids the runner
-// derives from it (src/core/intents/runner.ts).
-import { textDigest } from '../../internal/key-hash.js';
-import { reconcileMode } from '../options/checks.js';
-import type { IntentRecord } from '../stores/intent-store.js';
-import type { IntentSpec, ReconcileMode, RequestOptions, RequestSpec } from '../types.js';
+// derives from it (src/intents/runner.ts).
+
+import { reconcileMode } from '../core/options/checks.js';
+import type { IntentRecord } from '../core/stores/intent-store.js';
+import type { ReconcileMode, RequestOptions } from '../core/types.js';
+import { textDigest } from '../internal/key-hash.js';
+import type { KeyedSpec } from '../resources/endpoints.js';
 
 /**
- * A payment or refund creation as the core hands it to the intent runner: a spec with its intent
- * and its validated body (what the fingerprint covers, with the order and payment).
+ * A payment or refund creation as the client's requester hands it to the intent runner: a spec with
+ * its intent and its validated body (what the fingerprint covers, with the order and payment).
  */
-export type IntentCall = RequestSpec & {
-  intent: IntentSpec;
+export type IntentCall = KeyedSpec & {
   body: { amount_cents: number; method?: string } & Record<string, unknown>;
 };
 

@@ -1,6 +1,6 @@
 // The pure rules of reconciliation (docs/idempotency.md): which payments of an order, or which
 // refunds seen in webhook events, can be the resource a key's lost request created.
-import type { IntentRecord, RefundSighting } from '../stores/intent-store.js';
+import type { IntentRecord, RefundSighting } from '../core/stores/intent-store.js';
 
 /** A payment as an order read lists it (spec 2.1: payment_id, status, amount_cents, method, created_at). */
 export interface ListedPayment {

@@ -1,11 +1,12 @@
 // Reconciliation: after a payment or refund's answer was lost, what the service's own records say
 // happened to it (landed, not landed, unknown), by the rules of match.ts and docs/idempotency.md.
-import { sleep } from '../../internal/sleep.js';
-import { APIUserAbortError } from '../errors/api-errors.js';
-import { RETRYABLE_STATUSES } from '../limits/retry.js';
-import type { EventSink } from '../observe/events.js';
-import type { LogFn } from '../observe/logger.js';
-import type { IntentRecord, IntentStore } from '../stores/intent-store.js';
+
+import { APIUserAbortError } from '../core/errors/api-errors.js';
+import { RETRYABLE_STATUSES } from '../core/limits/retry.js';
+import type { EventSink } from '../core/observe/events.js';
+import type { LogFn } from '../core/observe/logger.js';
+import type { IntentRecord, IntentStore } from '../core/stores/intent-store.js';
+import { sleep } from '../internal/sleep.js';
 import { type ListedPayment, matchPayments, matchRefunds, skewOf } from './match.js';
 
 /** What reconciliation reads from the service, through the client's own resources. */

@@ -1,12 +1,12 @@
 // The intent store as one call's runner uses it: a key's lease (waiting while another live call
 // holds it), the writes under it, and a result recorded behind the call's answer.
 
-import { sleep } from '../../internal/sleep.js';
-import { APIUserAbortError } from '../errors/api-errors.js';
-import { CallError } from '../errors/call-error.js';
-import { IdempotencyConflictError } from '../errors/local-errors.js';
-import type { LogFn } from '../observe/logger.js';
-import { type IntentRecord, type IntentStore, revise } from '../stores/intent-store.js';
+import { APIUserAbortError } from '../core/errors/api-errors.js';
+import { CallError } from '../core/errors/call-error.js';
+import { IdempotencyConflictError } from '../core/errors/local-errors.js';
+import type { LogFn } from '../core/observe/logger.js';
+import { type IntentRecord, type IntentStore, revise } from '../core/stores/intent-store.js';
+import { sleep } from '../internal/sleep.js';
 import { storeFailure } from './failures.js';
 
 /** How often a call waiting for another holder of its key looks again. */

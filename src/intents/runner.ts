@@ -1,13 +1,19 @@
 // Exactly-once payments and refunds (api.md 17): one call under an idempotency key holds the key's
-// lease in the intent store, sends, and after a lost answer reconciles before it answers.
-import { APIPromise, metaOf, responseMeta } from '../call/api-promise.js';
-import { restate } from '../call/final-error.js';
-import { CallError } from '../errors/call-error.js';
-import type { EventSink } from '../observe/events.js';
-import { type IntentBegin, type IntentRecord, type IntentStore, revise } from '../stores/intent-store.js';
-import { MemoryIntentStore } from '../stores/memory-intent-store.js';
-import type { ReconcileMode, RequestSpec, ResponseMeta, Settle } from '../types.js';
-import { lostLease, storeFailure } from './failures.js';
+// lease in the intent store, sends through the core, and after a lost answer reconciles (with reads
+// through the core) before it answers. It wraps the core; the core never calls back into it.
+import { APIPromise, metaOf, responseMeta } from '../core/call/api-promise.js';
+import { restate } from '../core/call/final-error.js';
+import { CallError } from '../core/errors/call-error.js';
+import type { EventSink } from '../core/observe/events.js';
+import {
+  type IntentBegin,
+  type IntentRecord,
+  type IntentStore,
+  revise,
+} from '../core/stores/intent-store.js';
+import { MemoryIntentStore } from '../core/stores/memory-intent-store.js';
+import type { ReconcileMode, RequestSpec, ResponseMeta } from '../core/types.js';
+import { intentKey, lostLease, storeFailure } from './failures.js';
 import { type Intent, type IntentCall, newIntent, resultIdOf, sendOptions } from './intent.js';
 import { Leases } from './leases.js';
 import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
@@ -19,13 +25,13 @@ export interface IntentConfig extends IntentIO {
   reconcile: ReconcileMode;
   deadlineMs: number | undefined;
   maxRetries: number;
-  /** Sends one create request through the core, as it is (a spec without an intent). */
+  /** Sends one create request down through the core, as it is (without its key). */
   send(spec: RequestSpec): APIPromise<unknown>;
 }
 
 /**
- * Runs payment and refund creations exactly once per key: the core hands it every call whose spec
- * carries an intent, and it sends through the core's own path (`cfg.send`).
+ * Runs payment and refund creations exactly once per key: the client's requester hands it every
+ * call whose spec carries an intent, and it sends down through the core (`cfg.send`).
  */
 export class IntentRunner {
   /** The store when it is the SDK's own in-memory one (not a subclass's override): it answers at once. */
@@ -62,9 +68,10 @@ export class IntentRunner {
    * trip, so that the success path costs little beyond the request (the bench's intents figure).
    * Anything else, and a failed send, goes through {@link #run}.
    */
-  once<T>(call: IntentCall, key: string): APIPromise<T> {
+  once<T>(call: IntentCall): APIPromise<T> {
     let intent: Intent;
     try {
+      const key = intentKey(call.intent.kind, call.options?.idempotencyKey);
       intent = newIntent(call, key, this.cfg, `${this.#id}:${++this.#calls}`);
     } catch (error) {
       return APIPromise.rejected(error);
@@ -81,21 +88,27 @@ export class IntentRunner {
       const meta = responseMeta();
       return APIPromise.from(this.#run<T>(call, meta, intent, undefined), meta);
     }
-    // The call's promise is the send's own: the core lands the intent before anyone awaiting the
-    // call sees the data, and hands a failure to the loop, whose promise becomes the call's.
-    return this.#send(call, intent, {
-      landed: (data) => this.#landed(intent.draft.kind, memory, intent, data),
-      recover: (error, meta) => this.#run(call, meta, intent, { error }),
-    }) as APIPromise<T>;
+    // The send's outcome, seen first: its intent lands before anyone awaiting the call sees the
+    // data, and a failure goes to the loop, whose promise becomes the call's (`meta` is the send's,
+    // which the loop's later sends update).
+    const sending = this.#send(call, intent);
+    const meta = metaOf(sending);
+    const settled = sending.then(
+      (data) => {
+        this.#landed(intent.draft.kind, memory, intent, data);
+        return data as T;
+      },
+      (error: unknown) => this.#run<T>(call, meta, intent, { error }),
+    );
+    return APIPromise.from(settled, meta);
   }
 
   /** One send of the call's request through the core: the caller's spec, under the intent's lease. */
-  #send(call: IntentCall, intent: Intent, settle?: Settle): APIPromise<unknown> {
-    const spec: RequestSpec = Object.assign({}, call);
+  #send(call: IntentCall, intent: Intent): APIPromise<unknown> {
+    const spec = Object.assign({}, call) as RequestSpec & { intent?: unknown };
     spec.intent = undefined;
     spec.options = sendOptions(call, intent.sendBy);
     spec.json = intent.json;
-    spec.settle = settle;
     return this.cfg.send(spec);
   }
 
