@@ -29,7 +29,8 @@ const LAYERS: Record<string, Record<string, string>> = {
   },
   telemetry: {
     'core/observe/metrics.ts': 'export class ClientMetrics { static EVENTS = new Set(); record() {} }',
-    'core/observe/tracing.ts': 'export function callTracer() {} export function traceTarget() {}',
+    'core/call/trace.ts': 'export function callTracer() {}',
+    'core/observe/tracing.ts': 'export function traceTarget() {}',
   },
 };
 

@@ -1,11 +1,30 @@
 // What one call under an idempotency key starts from, and the options and ids the runner
 // derives from it (src/intents/runner.ts).
 
+import type { z } from 'zod';
 import { reconcileMode } from '../core/options/checks.js';
 import type { IntentRecord } from '../core/stores/intent-store.js';
-import type { ReconcileMode, RequestOptions } from '../core/types.js';
+import type { ReconcileMode, RequestOptions, RequestSpec } from '../core/types.js';
 import { textDigest } from '../internal/key-hash.js';
-import type { KeyedSpec } from '../resources/endpoints.js';
+import { intentKey } from './failures.js';
+
+/**
+ * What a payment or refund creation is to the intent layer: the order (and payment) it belongs to.
+ * Its params are the spec's validated `body`.
+ */
+export interface IntentSpec {
+  kind: 'payment' | 'refund';
+  orderId: string;
+  paymentId?: string | undefined;
+  /**
+   * The order params of `client.charge` (as JSON), which the key's fingerprint covers too: the same
+   * key with another order conflicts before the payment is sent, even when no order is created.
+   */
+  charge?: string | undefined;
+}
+
+/** A creation that runs exactly once per idempotency key: the request with its intent. */
+export type KeyedSpec<S extends z.ZodType = z.ZodType> = RequestSpec<S> & { intent: IntentSpec };
 
 /**
  * A payment or refund creation as the client's requester hands it to the intent runner: a spec with
@@ -43,17 +62,18 @@ export interface Intent {
 }
 
 /**
- * The intent of `call`, whose lease `owner` holds; the client's `reconcile` and `deadlineMs` apply
- * where the call's options give none. A bad key or `reconcile` throws before anything is sent.
+ * The intent of `call`, whose lease `owner` holds: under the call's key (a new UUID when it gives
+ * none); the client's `reconcile` and `deadlineMs` apply where the call's options give none. A bad
+ * key or `reconcile` throws before anything is sent.
  */
 export function newIntent(
   call: IntentCall,
-  key: string,
   defaults: { reconcile: ReconcileMode; deadlineMs: number | undefined },
   owner: string,
 ): Intent {
   const opts = call.options;
   const { kind, orderId, paymentId, charge } = call.intent;
+  const key = intentKey(kind, opts?.idempotencyKey);
   const mode = reconcileMode(opts?.reconcile, defaults.reconcile);
   const deadlineMs = opts?.deadlineMs ?? defaults.deadlineMs;
   const leaseMs = deadlineMs ?? DEFAULT_LEASE_MS;

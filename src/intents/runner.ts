@@ -13,7 +13,7 @@ import {
 } from '../core/stores/intent-store.js';
 import { MemoryIntentStore } from '../core/stores/memory-intent-store.js';
 import type { ReconcileMode, RequestSpec, ResponseMeta } from '../core/types.js';
-import { intentKey, lostLease, storeFailure } from './failures.js';
+import { lostLease, storeFailure } from './failures.js';
 import { type Intent, type IntentCall, newIntent, resultIdOf, sendOptions } from './intent.js';
 import { Leases } from './leases.js';
 import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
@@ -71,8 +71,7 @@ export class IntentRunner {
   once<T>(call: IntentCall): APIPromise<T> {
     let intent: Intent;
     try {
-      const key = intentKey(call.intent.kind, call.options?.idempotencyKey);
-      intent = newIntent(call, key, this.cfg, `${this.#id}:${++this.#calls}`);
+      intent = newIntent(call, this.cfg, `${this.#id}:${++this.#calls}`);
     } catch (error) {
       return APIPromise.rejected(error);
     }

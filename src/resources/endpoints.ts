@@ -1,12 +1,13 @@
 // Every request of spec 4 that the SDK sends, in one table: its method, route template, scope and
 // retry class, and for a payment or refund creation the kind of its intent. The resources build
-// their requests here, and so do the intent layer (its reconciliation reads) and `client.charge` (a
-// payment under its key): one place says what each endpoint is. test/resources/endpoints.test.ts
+// their requests here, and so do the intent layer's reconciliation reads (resources/reads.ts) and
+// `client.charge` (a payment under its key): one place says what each endpoint is. test/resources/endpoints.test.ts
 // holds the table equal to the mock's operation table (src/testing/engine/operations.ts).
 // The token endpoint (spec 5) is not here: it is on the auth URL, and the core's auth mints it.
 
 import type { z } from 'zod';
 import type { RequestOptions, RequestSpec, RetryMode } from '../core/types.js';
+import type { KeyedSpec } from '../intents/intent.js';
 import { formatCents } from '../internal/format.js';
 import type { Scope } from '../schemas/common.js';
 import { Order } from '../schemas/compiled/orders.js';
@@ -150,24 +151,6 @@ export function requestOf<S extends z.ZodType>(
     options,
   };
 }
-
-/**
- * What a payment or refund creation is to the intent layer: the order (and payment) it belongs to.
- * Its params are the spec's validated `body`.
- */
-export interface IntentSpec {
-  kind: 'payment' | 'refund';
-  orderId: string;
-  paymentId?: string | undefined;
-  /**
-   * The order params of `client.charge` (as JSON), which the key's fingerprint covers too: the same
-   * key with another order conflicts before the payment is sent, even when no order is created.
-   */
-  charge?: string | undefined;
-}
-
-/** A creation that runs exactly once per idempotency key: the request with its intent. */
-export type KeyedSpec<S extends z.ZodType = z.ZodType> = RequestSpec<S> & { intent: IntentSpec };
 
 /**
  * The request of a payment creation (spec 4.3), exactly once per idempotency key: what

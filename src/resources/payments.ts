@@ -40,7 +40,8 @@ export class Payments {
     return APIPromise.run(() => {
       checkIds({ orderId });
       const body = validate(PaymentCreateParams, params, 'payment');
-      return this.client.request(paymentCreation(orderId, body, opts));
+      const spec = paymentCreation(orderId, body, opts);
+      return this.client.request(spec);
     });
   }
 

@@ -42,7 +42,8 @@ export class Refunds {
     return APIPromise.run(() => {
       checkIds({ orderId, paymentId });
       const body = validate(RefundCreateParams, params, 'refund');
-      return this.client.request(refundCreation(orderId, paymentId, body, opts));
+      const spec = refundCreation(orderId, paymentId, body, opts);
+      return this.client.request(spec);
     });
   }
 

@@ -8,8 +8,24 @@ import type { TokenResponse as Token } from '../../schemas/oauth.js';
 import { APIUserAbortError, CallError } from '../errors/api-errors.js';
 import { explainCredentials } from '../errors/hints.js';
 import type { EmitFn } from '../observe/events.js';
-import type { AccessTokenSource, ResolvedOptions } from '../options/options.js';
 import type { CoreSpec } from '../types.js';
+
+/**
+ * A bearer token, or a function that returns one (called before each attempt).
+ *
+ * @example
+ * const accessToken: AccessTokenSource = () => sessionStore.tokenFor(userId);
+ * const client = new PaymentsClient({ accessToken, baseUrl: 'https://payments.example.com' });
+ */
+export type AccessTokenSource = string | (() => string | Promise<string>);
+
+/** What the client-credentials grant sends: the client's credentials, scopes and token URL. */
+export interface GrantOptions {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  scopes: readonly string[];
+  authUrl: string;
+}
 
 /** The hooks the core calls. */
 export interface AuthStrategy {
@@ -178,13 +194,16 @@ export function makeAuth(
   return new ClientCredentialsAuth(mint, emit, secrets);
 }
 
+/** The token endpoint of spec 5.3, on the auth URL (the one request of the service not in resources/). */
+export const TOKEN_ROUTE = '/oauth2/token';
+
 /**
  * The OAuth client-credentials grant (spec 5.3): a form POST to `{authUrl}/oauth2/token`, sent
  * through `exchange` (the core's attempts, timeouts and retries, as for a read; no call events).
  */
 export function clientCredentialsGrant(
   exchange: (spec: CoreSpec<typeof TokenResponse>) => Promise<Token>,
-  o: Pick<ResolvedOptions, 'clientId' | 'clientSecret' | 'scopes' | 'authUrl'>,
+  o: GrantOptions,
 ): MintFn {
   const form = {
     grant_type: 'client_credentials',
@@ -196,7 +215,7 @@ export function clientCredentialsGrant(
     exchange({
       method: 'POST',
       origin: o.authUrl,
-      path: '/oauth2/token',
+      path: TOKEN_ROUTE,
       form,
       auth: false,
       retry: 'safe',

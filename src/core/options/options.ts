@@ -3,6 +3,7 @@
 
 import type { Dispatcher } from 'undici';
 import { DEFAULT_SCOPES, type Scope } from '../../schemas/common.js';
+import type { AccessTokenSource } from '../auth/strategies.js';
 import { lowerCaseHeaders } from '../call/headers.js';
 import type { Middleware } from '../call/middleware.js';
 import { ConfigurationError } from '../errors/api-errors.js';
@@ -29,16 +30,7 @@ import {
   reconcileMode,
 } from './checks.js';
 
-export type { ReconcileMode };
-
-/**
- * A bearer token, or a function that returns one (called before each attempt).
- *
- * @example
- * const accessToken: AccessTokenSource = () => sessionStore.tokenFor(userId);
- * const client = new PaymentsClient({ accessToken, baseUrl: 'https://payments.example.com' });
- */
-export type AccessTokenSource = string | (() => string | Promise<string>);
+export type { AccessTokenSource, ReconcileMode };
 
 /**
  * Options of {@link PaymentsClient}. Every option is optional when its environment variable is set.

@@ -1,11 +1,11 @@
-// Reconciliation's reads (an order with its payments, a payment, a refund): the requests that
-// `orders.get`, `payments.get` and `refunds.get` send (src/resources/endpoints.ts), sent down
-// through the core.
+// What the intent layer reads to reconcile a lost answer (an order with its payments, a payment, a
+// refund): the requests that `orders.get`, `payments.get` and `refunds.get` send, over the core's
+// `send`. The client hands them to the intent runner, which sits below the resources.
 
 import type { APIPromise } from '../core/call/api-promise.js';
 import type { RequestOptions, RequestSpec } from '../core/types.js';
-import { orderRead, paymentRead, refundRead } from '../resources/endpoints.js';
-import type { IntentIO } from './reconcile.js';
+import type { IntentIO } from '../intents/reconcile.js';
+import { orderRead, paymentRead, refundRead } from './endpoints.js';
 
 /** Sends one spec through the core (its `call`). */
 export type Send = <S extends RequestSpec['response']>(spec: RequestSpec<S>) => APIPromise<S['_output']>;
