@@ -9,7 +9,6 @@ import { scheduleAutoProcess } from './domain/auto-process.js';
 import { type MockFixtures, makeLocation, seedFixtures, storeClient } from './domain/fixtures.js';
 import { createProcessor } from './domain/processor.js';
 import { snapshot } from './domain/snapshot.js';
-import { MockState } from './domain/state.js';
 import { incomingFromRequest } from './engine/incoming.js';
 import type { MockCore } from './engine/mock-core.js';
 import { MockControlError, toResponse } from './engine/respond.js';
@@ -22,6 +21,7 @@ import { type MockServiceOptions, resolveOptions } from './options.js';
 import { buildRoutes } from './routes/index.js';
 import { serveEngine } from './servers/http-server.js';
 import { type MswHandler, mswHandlers } from './servers/msw.js';
+import { MockState } from './state.js';
 import { WebhookDeliverer } from './webhooks/deliverer.js';
 import { registerControl } from './webhooks/registration.js';
 

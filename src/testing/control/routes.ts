@@ -2,11 +2,11 @@
 // webhook deliveries and reset, each with its schemas, errors and handler.
 import type { z } from 'zod';
 import type { MockProcessor } from '../domain/processor.js';
-import type { MockState } from '../domain/state.js';
 import { MockApiError } from '../engine/respond.js';
 import { paymentView, refundView } from '../engine/views.js';
 import type { FaultSpec } from '../faults/fault-queue.js';
 import type { MockService } from '../mock-service.js';
+import type { MockState } from '../state.js';
 import type { EventEnvelope } from '../webhooks/deliveries.js';
 import * as S from './schemas.js';
 import { deliveryView, eventView } from './views.js';

@@ -6,8 +6,8 @@ import { type ControlDeps, PAYMENT_ACTIONS, REFUND_ACTIONS } from '../control/ro
 import { deliveryView } from '../control/views.js';
 import { escapeHtml } from '../domain/hosted-page.js';
 import { deriveOrderStatus } from '../domain/order-status.js';
-import type { MockState, PaymentRecord, RefundRecord } from '../domain/state.js';
 import { html, type Reply } from '../engine/respond.js';
+import type { MockState, PaymentRecord, RefundRecord } from '../state.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './assets.js';
 
 /** At most this many rows per table, newest first. */

@@ -6,8 +6,8 @@ import { payableLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
 import { fail, MockApiError, MockControlError } from '../engine/respond.js';
 import { eventResource } from '../engine/views.js';
+import type { OrderRecord, PaymentRecord, RefundRecord } from '../state.js';
 import { deriveOrderStatus, remainingCents } from './order-status.js';
-import type { OrderRecord, PaymentRecord, RefundRecord } from './state.js';
 
 // The payment aggregate: every change of a payment's state happens here. The API routes (create,
 // void), the hosted checkout page and the processor controls all call these functions, so a void

@@ -4,10 +4,10 @@ import { checkoutPage, luhnValid, noticePage, TEST_CARDS } from '../domain/hoste
 import { deriveOrderStatus, remainingCents } from '../domain/order-status.js';
 import { useCheckout } from '../domain/orders.js';
 import { createPayment, movePayment } from '../domain/payments.js';
-import type { OrderRecord } from '../domain/state.js';
 import type { MockCore } from '../engine/mock-core.js';
 import { html, MockApiError, type Reply, redirect } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
+import type { OrderRecord } from '../state.js';
 import type { Handlers } from './handlers.js';
 
 const PAGE_PATH = '/pos/v1/public/hosted-checkout';
