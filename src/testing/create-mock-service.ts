@@ -14,7 +14,7 @@ import type { MockCore } from './engine/mock-core.js';
 import { MockControlError, toResponse } from './engine/respond.js';
 import { createDispatch } from './engine/router.js';
 import { TokenAuthority } from './engine/token-authority.js';
-import { resetCause } from './faults/fault-play.js';
+import { playFault, resetCause } from './faults/fault-play.js';
 import { FaultQueue } from './faults/fault-queue.js';
 import type { MockService } from './mock-service.js';
 import { type MockServiceOptions, resolveOptions } from './options.js';
@@ -90,7 +90,16 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const processor = createProcessor(core);
   clock.onAdvance(() => deliverer.runDue());
   const routes = buildRoutes(core);
-  const dispatch = createDispatch(core, routes, faults, () => clock.tick());
+  const dispatch = createDispatch(
+    core,
+    routes,
+    (incoming, path) => {
+      // With no fault queued (the common case) there is nothing to match.
+      const fault = faults.size === 0 ? undefined : faults.take(incoming, path);
+      return fault && ((route, requestId) => playFault(fault, route, clock, requestId));
+    },
+    () => clock.tick(),
+  );
   // The engine behind a fetch signature (msw); a reset stays `Response.error()`.
   const engineFetch = async (request: Request) =>
     toResponse(await dispatch(await incomingFromRequest(request)));
