@@ -5,6 +5,7 @@ import { SCOPES } from '../schemas/common.js';
 import { createClock } from './clock.js';
 import { pinnedEndpoints } from './control/pins.js';
 import { createControlHandler, isControlPath } from './control/serve.js';
+import { renderDashboard } from './dashboard/page.js';
 import { scheduleAutoProcess } from './domain/auto-process.js';
 import { type MockFixtures, makeLocation, seedFixtures, storeClient } from './domain/fixtures.js';
 import { createProcessor } from './domain/processor.js';
@@ -180,6 +181,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         state: () => core.state,
         pinnedEndpoints: () => pinnedEndpoints(mock),
         maintenance: () => core.maintenance,
+        dashboard: renderDashboard,
       });
       const server = await serveEngine(
         (incoming) =>
