@@ -5,23 +5,24 @@ import { SCOPES } from '../schemas/common.js';
 import { createClock } from './clock.js';
 import { pinnedEndpoints } from './control/pins.js';
 import { createControlHandler, isControlPath } from './control/serve.js';
+import { renderDashboard } from './dashboard/page.js';
 import { scheduleAutoProcess } from './domain/auto-process.js';
 import { type MockFixtures, makeLocation, seedFixtures, storeClient } from './domain/fixtures.js';
 import { createProcessor } from './domain/processor.js';
 import { snapshot } from './domain/snapshot.js';
-import { MockState } from './domain/state.js';
 import { incomingFromRequest } from './engine/incoming.js';
 import type { MockCore } from './engine/mock-core.js';
 import { MockControlError, toResponse } from './engine/respond.js';
 import { createDispatch } from './engine/router.js';
 import { TokenAuthority } from './engine/token-authority.js';
-import { resetCause } from './faults/fault-play.js';
+import { playFault, resetCause } from './faults/fault-play.js';
 import { FaultQueue } from './faults/fault-queue.js';
 import type { MockService } from './mock-service.js';
 import { type MockServiceOptions, resolveOptions } from './options.js';
 import { buildRoutes } from './routes/index.js';
 import { serveEngine } from './servers/http-server.js';
 import { type MswHandler, mswHandlers } from './servers/msw.js';
+import { MockState } from './state.js';
 import { WebhookDeliverer } from './webhooks/deliverer.js';
 import { registerControl } from './webhooks/registration.js';
 
@@ -90,7 +91,16 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const processor = createProcessor(core);
   clock.onAdvance(() => deliverer.runDue());
   const routes = buildRoutes(core);
-  const dispatch = createDispatch(core, routes, faults, () => clock.tick());
+  const dispatch = createDispatch(
+    core,
+    routes,
+    (incoming, path) => {
+      // With no fault queued (the common case) there is nothing to match.
+      const fault = faults.size === 0 ? undefined : faults.take(incoming, path);
+      return fault && ((route, requestId) => playFault(fault, route, clock, requestId));
+    },
+    () => clock.tick(),
+  );
   // The engine behind a fetch signature (msw); a reset stays `Response.error()`.
   const engineFetch = async (request: Request) =>
     toResponse(await dispatch(await incomingFromRequest(request)));
@@ -171,6 +181,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
         state: () => core.state,
         pinnedEndpoints: () => pinnedEndpoints(mock),
         maintenance: () => core.maintenance,
+        dashboard: renderDashboard,
       });
       const server = await serveEngine(
         (incoming) =>

@@ -8,7 +8,6 @@ export type { FixtureClient, FixturePartner, MockFixtures } from './domain/fixtu
 export { TEST_CARDS } from './domain/hosted-page.js';
 export type { MockProcessor } from './domain/processor.js';
 export type { MockSnapshot } from './domain/snapshot.js';
-export type { RateTier } from './domain/state.js';
 export { MockControlError, type MockControlErrorCode } from './engine/respond.js';
 export { type FaultBody, type FaultPhase, type FaultSpec, FaultSpecError } from './faults/fault-spec.js';
 export type { MockServer, MockService, MockWebhooks } from './mock-service.js';
@@ -20,6 +19,7 @@ export {
   serveFetch,
 } from './servers/http-server.js';
 export { type MswHandler, serveHandlers } from './servers/msw.js';
+export type { RateTier } from './state.js';
 export {
   type Delivery,
   type DeliveryAttempt,

@@ -5,10 +5,10 @@ import type { MockClock } from './clock.js';
 import type { FixtureClient, MockFixtures } from './domain/fixtures.js';
 import type { MockProcessor } from './domain/processor.js';
 import type { MockSnapshot } from './domain/snapshot.js';
-import type { RateTier } from './domain/state.js';
 import type { FaultSpec } from './faults/fault-queue.js';
 import type { LoopbackServer } from './servers/http-server.js';
 import type { MswHandler } from './servers/msw.js';
+import type { RateTier } from './state.js';
 import type { Delivery, EventEnvelope } from './webhooks/deliveries.js';
 
 /**

@@ -1,7 +1,7 @@
 // The mock's options: MockServiceOptions, the demo mode's AutoProcessOptions, and `resolveOptions()`,
 // which fills in the defaults.
 import type { MockClockOptions } from './clock.js';
-import type { RateTier } from './domain/state.js';
+import type { RateTier } from './state.js';
 
 /**
  * Demo mode: the processor answers on its own, on the mock clock, which then follows real time

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createControlHandler } from '../../src/testing/control/serve.js';
+import { renderDashboard } from '../../src/testing/dashboard/page.js';
 import { incomingFromRequest } from '../../src/testing/engine/incoming.js';
 import { createMockService } from '../../src/testing/index.js';
 import { mintToken, newPayment, paymentPath, read, useMock } from '../testing/helpers.js';
@@ -156,7 +157,11 @@ describe('control API: who may call it', () => {
     expect((await h.call('GET', paymentPath(ids))).body.status).toBe('pending');
     const same = await fetch(`${h.server.baseUrl}/_mock/v1/clock`, { headers: { origin: h.server.baseUrl } });
     expect(same.status).toBe(200);
-    const handler = createControlHandler({ mock: h.mock, state: () => ({}) as never });
+    const handler = createControlHandler({
+      mock: h.mock,
+      state: () => ({}) as never,
+      dashboard: renderDashboard,
+    });
     const rebound = await handler(
       await incomingFromRequest(new Request('http://attacker.example:4010/_mock/v1/clock')),
     );

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ALL_ROUTES } from '../../src/testing/control/serve.js';
+import { OPERATIONS } from '../../src/testing/documents/operations.js';
 import { REQUEST_SCHEMAS } from '../../src/testing/documents/schemas.js';
-import { OPERATIONS } from '../../src/testing/engine/operations.js';
 import { control } from '../mock-product/helpers.js';
 import { type MockHarness, newOrder, paymentPath, settledPayment, useMock } from './helpers.js';
 

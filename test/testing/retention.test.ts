@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../src/testing/clock.js';
-import { MockState } from '../../src/testing/domain/state.js';
 import { createMockService } from '../../src/testing/index.js';
+import { MockState } from '../../src/testing/state.js';
 import { WebhookDeliverer } from '../../src/testing/webhooks/deliverer.js';
 import { EVENT_LOG_SIZE } from '../../src/testing/webhooks/deliveries.js';
 import { newPayment, paymentPath, useMock } from './helpers.js';

@@ -6,7 +6,7 @@ import type { MockCore } from '../../src/testing/engine/mock-core.js';
 import { buildRoutes } from '../../src/testing/routes/index.js';
 import { useMock } from './helpers.js';
 
-// One route table (src/testing/engine/operations.ts): the router's routes, their scope checks and the
+// One route table (src/testing/documents/operations.ts): the router's routes, their scope checks and the
 // OpenAPI document all come from it. These tests compare what is routed with what is described,
 // and check that every described scope is enforced.
 

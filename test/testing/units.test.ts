@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { createClock } from '../../src/testing/clock.js';
 import { declinesAmount } from '../../src/testing/domain/auto-process.js';
 import { luhnValid, TEST_CARDS } from '../../src/testing/domain/hosted-page.js';
-import { deriveOrderStatus, remainingCents } from '../../src/testing/domain/order-status.js';
-import { MockState } from '../../src/testing/domain/state.js';
 import { fingerprint } from '../../src/testing/engine/lookup.js';
+import { deriveOrderStatus, remainingCents } from '../../src/testing/engine/order-status.js';
 import { takeToken } from '../../src/testing/engine/rate-limit.js';
 import type { MockApiError } from '../../src/testing/engine/respond.js';
 import { matchPath } from '../../src/testing/engine/router.js';
 import { authenticate, TokenAuthority } from '../../src/testing/engine/token-authority.js';
+import { MockState } from '../../src/testing/state.js';
 
 const p = (status: string, amount_cents = 100) => ({ status, amount_cents });
 

@@ -2,8 +2,8 @@
 // machine clients, revoking one, POS user-pool tokens, and maintenance mode, for tests in any language.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { MockState } from '../domain/state.js';
 import { MockApiError } from '../engine/respond.js';
+import type { MockState } from '../state.js';
 import type { ControlDeps, ControlRoute } from './routes.js';
 import * as S from './schemas.js';
 

@@ -2,11 +2,11 @@
 // webhook deliveries and reset, each with its schemas, errors and handler.
 import type { z } from 'zod';
 import type { MockProcessor } from '../domain/processor.js';
-import type { MockState } from '../domain/state.js';
-import { MockApiError } from '../engine/respond.js';
+import { MockApiError, type Reply } from '../engine/respond.js';
 import { paymentView, refundView } from '../engine/views.js';
 import type { FaultSpec } from '../faults/fault-queue.js';
 import type { MockService } from '../mock-service.js';
+import type { MockState } from '../state.js';
 import type { EventEnvelope } from '../webhooks/deliveries.js';
 import * as S from './schemas.js';
 import { deliveryView, eventView } from './views.js';
@@ -19,6 +19,12 @@ export interface ControlDeps {
   pinnedEndpoints?(): readonly string[];
   /** Whether maintenance mode is on (the dashboard shows it). */
   maintenance?(): boolean;
+  /**
+   * Draws the dashboard page (`GET /_mock`) from these same deps: `renderDashboard` of
+   * dashboard/page.ts. The page shows the control API's actions and views, so it stands above the
+   * control API, which routes to it without importing it.
+   */
+  dashboard(deps: ControlDeps, url: URL, requestId: string): Reply;
 }
 
 export interface ControlContext {

@@ -1,7 +1,6 @@
 // The mock's control API and dashboard as one fetch-style handler for paths under `/_mock`: routing,
 // the loopback and same-origin guard, body parsing, and error answers.
 import { isLoopbackHost } from '../../internal/loopback.js';
-import { renderDashboard } from '../dashboard/page.js';
 import type { Incoming } from '../engine/incoming.js';
 import { issuesToError } from '../engine/issues.js';
 import {
@@ -48,7 +47,7 @@ const META_ROUTES: readonly ControlRoute[] = [
     status: 200,
     response: 'html',
     errors: [],
-    handle: ({ url, requestId }, deps) => renderDashboard(deps, url, requestId),
+    handle: ({ url, requestId }, deps) => deps.dashboard(deps, url, requestId),
   },
 ];
 
@@ -127,7 +126,7 @@ function parseBody(route: ControlRoute, request: Incoming): unknown {
  * every path under `/_mock`.
  *
  * @example
- * const control = createControlHandler({ mock, state: () => core.state });
+ * const control = createControlHandler({ mock, state: () => core.state, dashboard: renderDashboard });
  * const answer = await control(await incomingFromRequest(new Request('http://127.0.0.1:4010/_mock/v1/clock')));
  */
 export function createControlHandler(deps: ControlDeps) {

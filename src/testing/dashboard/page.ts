@@ -5,9 +5,9 @@ import { redact } from '../../internal/redact.js';
 import { type ControlDeps, PAYMENT_ACTIONS, REFUND_ACTIONS } from '../control/routes.js';
 import { deliveryView } from '../control/views.js';
 import { escapeHtml } from '../domain/hosted-page.js';
-import { deriveOrderStatus } from '../domain/order-status.js';
-import type { MockState, PaymentRecord, RefundRecord } from '../domain/state.js';
+import { deriveOrderStatus } from '../engine/order-status.js';
 import { html, type Reply } from '../engine/respond.js';
+import type { MockState, PaymentRecord, RefundRecord } from '../state.js';
 import { DASHBOARD_SCRIPT, DASHBOARD_STYLE } from './assets.js';
 
 /** At most this many rows per table, newest first. */

@@ -2,7 +2,7 @@
 // and the zod schemas of src/schemas.
 import { SCOPES } from '../../schemas/common.js';
 import { VERSION } from '../../version.js';
-import { OPERATIONS, type Operation } from '../engine/operations.js';
+import { OPERATIONS, type Operation } from './operations.js';
 import { componentSchemas } from './schemas.js';
 
 const ERROR_TEXT: Record<number, string> = {
@@ -109,7 +109,7 @@ function operationObject(op: Operation) {
 
 /**
  * The OpenAPI 3.1 description of the service, built from the zod schemas of src/schemas and the
- * operation table above (so the document cannot drift from what the SDK validates).
+ * operation table of operations.ts (so the document cannot drift from what the SDK validates).
  */
 export function buildOpenApiDocument(origin = 'https://api.payments.test'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};

@@ -2,8 +2,8 @@
 // mock clock without a test driving the processor.
 import type { InternalClock } from '../clock.js';
 import type { ResolvedOptions } from '../options.js';
+import type { MockState } from '../state.js';
 import type { MockProcessor } from './processor.js';
-import type { MockState } from './state.js';
 
 /** Whether demo mode declines this amount (its last two digits are in the list). */
 export function declinesAmount(amountCents: number, endings: readonly number[]): boolean {

@@ -2,7 +2,7 @@
 // low-tier and charge-only ones too), a parent partner with one child partner, all with stable ids;
 // and the builders of location and client records.
 import { SCOPES } from '../../schemas/common.js';
-import type { ClientRecord, LocationRecord, MockState, RateTier } from './state.js';
+import type { ClientRecord, LocationRecord, MockState, RateTier } from '../state.js';
 
 /**
  * A machine client as the fixtures describe it.

@@ -4,7 +4,7 @@ import { DEFAULT_ROLE_SLUG } from '../../schemas/launch-tokens.js';
 import { partnerLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
 import { MockApiError } from '../engine/respond.js';
-import type { LocationRecord } from './state.js';
+import type { LocationRecord } from '../state.js';
 
 // The launch-link aggregate (4.12): a single-use launch token, and the POS user it provisions.
 

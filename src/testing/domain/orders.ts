@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { OrderCreateParams } from '../../schemas/orders.js';
 import { payableLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
-import type { OrderRecord } from './state.js';
+import type { OrderRecord } from '../state.js';
 
 // The order aggregate: creating an order (4.1) and using up its hosted checkout link (4.11). An
-// order's status is derived from its payments (order-status.ts), so payments move it on.
+// order's status is derived from its payments (engine/order-status.ts), so payments move it on.
 
 /**
  * Creates an open order at a payable location inside the partner's subtree (4.1). Throws the spec's

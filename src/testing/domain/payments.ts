@@ -4,10 +4,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { KnownEventKind } from '../../schemas/events.js';
 import { payableLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
+import { deriveOrderStatus, remainingCents } from '../engine/order-status.js';
 import { fail, MockApiError, MockControlError } from '../engine/respond.js';
 import { eventResource } from '../engine/views.js';
-import { deriveOrderStatus, remainingCents } from './order-status.js';
-import type { OrderRecord, PaymentRecord, RefundRecord } from './state.js';
+import type { OrderRecord, PaymentRecord, RefundRecord } from '../state.js';
 
 // The payment aggregate: every change of a payment's state happens here. The API routes (create,
 // void), the hosted checkout page and the processor controls all call these functions, so a void

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { MockCore } from '../engine/mock-core.js';
 import { fail, MockControlError } from '../engine/respond.js';
+import type { OrderRecord, PaymentRecord, RefundRecord } from '../state.js';
 import { emitPaymentEvent, paymentById, touchPayment } from './payments.js';
-import type { OrderRecord, PaymentRecord, RefundRecord } from './state.js';
 
 // The refund aggregate: creating a refund (4.6) and the processor's answer to it (3.3).
 

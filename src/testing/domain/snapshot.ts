@@ -1,8 +1,9 @@
 // The mock's snapshot: MockSnapshot, every order, payment and refund with its current status and the
 // mock clock, and `snapshot()`, which builds it.
+
+import { deriveOrderStatus } from '../engine/order-status.js';
 import { refundView } from '../engine/views.js';
-import { deriveOrderStatus } from './order-status.js';
-import type { MockState } from './state.js';
+import type { MockState } from '../state.js';
 
 /**
  * What the mock holds right now, for a dashboard or a test's failure message: every partner's

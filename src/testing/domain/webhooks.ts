@@ -1,7 +1,7 @@
 // The mock's webhook endpoints (spec 4.13): `addWebhookEndpoint()`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { KnownEventKind } from '../../schemas/events.js';
-import type { MockState, WebhookEndpointRecord } from './state.js';
+import type { MockState, WebhookEndpointRecord } from '../state.js';
 
 // The webhook endpoint aggregate: registering an endpoint (4.13; the route and mock.webhooks.register).
 

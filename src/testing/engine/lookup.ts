@@ -1,6 +1,6 @@
 // The mock's lookups by id within the caller's partner subtree (404 outside it, no leak), the
 // payable-location checks, and the fingerprint of idempotent request bodies.
-import type { LocationRecord, MockState, OrderRecord, PaymentRecord } from '../domain/state.js';
+import type { LocationRecord, MockState, OrderRecord, PaymentRecord } from '../state.js';
 import { fail, MockApiError } from './respond.js';
 import type { Caller } from './token-authority.js';
 

@@ -2,8 +2,8 @@
 // PaymentEvent the processor reports.
 import type { KnownEventKind } from '../../schemas/events.js';
 import type { InternalClock } from '../clock.js';
-import type { MockState } from '../domain/state.js';
 import type { ResolvedOptions } from '../options.js';
+import type { MockState } from '../state.js';
 import type { Bucket } from './rate-limit.js';
 import type { TokenAuthority } from './token-authority.js';
 

@@ -1,6 +1,6 @@
 // The mock's per-client token buckets (spec section 8): the limits of each rate tier, and the pure
 // `takeToken()`.
-import type { RateTier } from '../domain/state.js';
+import type { RateTier } from '../state.js';
 
 /** Burst (bucket size) and sustained rate (refill per second) of each tier, spec section 8. */
 export const TIER_LIMITS: Record<RateTier, { burst: number; perSecond: number }> = {

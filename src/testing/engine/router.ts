@@ -1,8 +1,6 @@
 // The mock's request pipeline: `createDispatch()` runs faults, maintenance, the body limit, auth,
 // the rate limit and the route.
 import type { z } from 'zod';
-import { playFault } from '../faults/fault-play.js';
-import type { FaultQueue } from '../faults/fault-queue.js';
 import { observed } from './exchanges.js';
 import type { HeaderReader, Incoming } from './incoming.js';
 import { issuesToError } from './issues.js';
@@ -140,11 +138,24 @@ class Context implements RouteContext {
   }
 }
 
+/**
+ * Plays an injected fault around the route's own answer: `route` runs at most once, and only when
+ * the fault lets it (faults/fault-play.ts).
+ */
+export type PlayFault = (route: () => Promise<Answer>, requestId: string) => Promise<Answer>;
+
+/**
+ * The injected fault that meets a request, ready to play, or undefined when none does. The faults
+ * stand above this pipeline (they answer with its errors and read its requests), so whoever wires
+ * the mock hands them in here rather than the router importing them.
+ */
+export type TakeFault = (incoming: Incoming, path: string) => PlayFault | undefined;
+
 /** Runs one request through the mock: fault injection, maintenance, body limit, auth, rate limit, route. */
 export function createDispatch(
   core: MockCore,
   routes: readonly Route[],
-  faults: FaultQueue,
+  takeFault: TakeFault,
   beforeEach: () => void,
 ) {
   const find = compileRoutes(routes);
@@ -169,13 +180,12 @@ export function createDispatch(
     try {
       beforeEach();
       const path = incoming.path ?? new URL(incoming.url).pathname;
-      const fault = faults.size === 0 ? undefined : faults.take(incoming, path);
-      if (!fault) return serve(incoming, path, requestId);
+      const play = takeFault(incoming, path);
+      if (!play) return serve(incoming, path, requestId);
       markFaulted();
       // Waits run on the mock clock: advance it (or run a real-time clock) to let the answer out.
-      return playFault(fault, () => serve(incoming, path, requestId), core.clock, requestId).then(
-        dated,
-        (error) => dated(failed(error, requestId)),
+      return play(() => serve(incoming, path, requestId), requestId).then(dated, (error) =>
+        dated(failed(error, requestId)),
       );
     } catch (error) {
       return Promise.resolve(dated(failed(error, requestId)));

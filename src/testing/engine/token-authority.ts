@@ -2,7 +2,7 @@
 // synchronous, verified tokens cached), and `authenticate()` checks a bearer token in the spec's
 // order of errors, giving the Caller.
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { ClientRecord, MockState } from '../domain/state.js';
+import type { ClientRecord, MockState } from '../state.js';
 import { MockApiError } from './respond.js';
 
 /** The issuer of every token the mock mints, whatever origin it is reached on. */

@@ -1,7 +1,8 @@
 // The mock's records as the API answers them: orders, payments, refunds, locations, and the
 // payment-shaped resource of an event.
-import { deriveOrderStatus } from '../domain/order-status.js';
-import type { LocationRecord, MockState, OrderRecord, PaymentRecord, RefundRecord } from '../domain/state.js';
+
+import type { LocationRecord, MockState, OrderRecord, PaymentRecord, RefundRecord } from '../state.js';
+import { deriveOrderStatus } from './order-status.js';
 
 /**
  * The order as `GET /pos/v1/orders/{id}` answers it: the fields spec 2.1 lists for a read, and no

@@ -5,8 +5,10 @@ import { type Answer, errorResponse, MockApiError, toResponse } from '../engine/
 import { defaultErrorCode } from './fault-queue.js';
 import type { FaultSpec } from './fault-spec.js';
 
-// How an injected fault shapes one exchange. The router calls `playFault` around the route; every
-// wait is on the mock clock, so a test decides when a delayed or dripping answer moves on.
+// How an injected fault shapes one exchange. The router plays it around the route, handed
+// `playFault` and the mock clock by create-mock-service.ts (the router stands below the faults and
+// does not import them); every wait is on the mock clock, so a test decides when a delayed or
+// dripping answer moves on.
 
 /** What the route would answer; called once, and only when the fault lets the route run. */
 export type RouteAnswer = () => Promise<Answer>;

@@ -1,8 +1,8 @@
 // The types of the mock's route handlers: one Handler per operation of the route table, its body
 // typed from the operation's request schema.
 import type { z } from 'zod';
+import type { OPERATIONS, OperationId } from '../documents/operations.js';
 import type { REQUEST_SCHEMAS } from '../documents/schemas.js';
-import type { OPERATIONS, OperationId } from '../engine/operations.js';
 import type { Answer } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
 

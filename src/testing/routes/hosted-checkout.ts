@@ -1,13 +1,13 @@
 // The mock's hosted payment page (spec 4.11): GET renders the card form, POST pays with a test card
 // or cancels, then redirects to the order's return or cancel URL.
 import { checkoutPage, luhnValid, noticePage, TEST_CARDS } from '../domain/hosted-page.js';
-import { deriveOrderStatus, remainingCents } from '../domain/order-status.js';
 import { useCheckout } from '../domain/orders.js';
 import { createPayment, movePayment } from '../domain/payments.js';
-import type { OrderRecord } from '../domain/state.js';
 import type { MockCore } from '../engine/mock-core.js';
+import { deriveOrderStatus, remainingCents } from '../engine/order-status.js';
 import { html, MockApiError, type Reply, redirect } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
+import type { OrderRecord } from '../state.js';
 import type { Handlers } from './handlers.js';
 
 const PAGE_PATH = '/pos/v1/public/hosted-checkout';

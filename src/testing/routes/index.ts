@@ -1,8 +1,9 @@
 // `buildRoutes()`: every route of the mock, derived from the operation table, with the handlers of
 // the route modules.
+
+import { OPERATIONS } from '../documents/operations.js';
 import { REQUEST_SCHEMAS } from '../documents/schemas.js';
 import type { MockCore } from '../engine/mock-core.js';
-import { OPERATIONS } from '../engine/operations.js';
 import type { Answer } from '../engine/respond.js';
 import type { Route, RouteContext } from '../engine/router.js';
 import type { Handlers } from './handlers.js';

@@ -1,12 +1,12 @@
 // The mock's location routes (spec 4.8, 4.9): list with paging and fuzzy search, and get one.
 import { LocationListParams } from '../../schemas/compiled/locations.js';
 import { fuzzySearch } from '../domain/search.js';
-import type { LocationRecord } from '../domain/state.js';
 import { issuesToError } from '../engine/issues.js';
 import { findLocation } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
 import { json, jsonText } from '../engine/respond.js';
 import { locationSummary, locationView } from '../engine/views.js';
+import type { LocationRecord } from '../state.js';
 import type { Handlers } from './handlers.js';
 
 /** Query strings carry text: turn numeric ones into numbers so the request schema judges them. */

@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import { uuid } from '../../schemas/compiled/fields.js';
 import { createOrder as createOrderRecord } from '../domain/orders.js';
-import type { OrderRecord } from '../domain/state.js';
 import { findOrder, fingerprint } from '../engine/lookup.js';
 import type { MockCore } from '../engine/mock-core.js';
 import { type Answer, fail, json, MockApiError } from '../engine/respond.js';
 import type { RouteContext } from '../engine/router.js';
 import { orderView } from '../engine/views.js';
+import type { OrderRecord } from '../state.js';
 import type { BodyOf, Handlers } from './handlers.js';
 
 /** How long an Idempotency-Key is remembered (spec section 8). */

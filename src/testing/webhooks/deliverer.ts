@@ -6,9 +6,9 @@ import { request } from 'undici';
 import { isLoopbackHost } from '../../internal/loopback.js';
 import { webhookSignatureHeader } from '../../webhooks/sign.js';
 import type { InternalClock } from '../clock.js';
-import type { MockState, WebhookEndpointRecord } from '../domain/state.js';
 import type { PaymentEvent } from '../engine/mock-core.js';
 import { MockControlError } from '../engine/respond.js';
+import type { MockState, WebhookEndpointRecord } from '../state.js';
 import {
   type Delivery,
   type DeliveryAttempt,

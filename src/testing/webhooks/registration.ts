@@ -2,9 +2,9 @@
 // checked, and errors are MockControlErrors.
 import { isSecureUrl } from '../../schemas/common.js';
 import { EVENT_KINDS, type KnownEventKind } from '../../schemas/events.js';
-import type { MockState } from '../domain/state.js';
 import { addWebhookEndpoint } from '../domain/webhooks.js';
 import { MockControlError } from '../engine/respond.js';
+import type { MockState } from '../state.js';
 
 /**
  * Control-side registration (`mock.webhooks.register`): unlike route 4.13 it accepts `http://`

@@ -1,4 +1,6 @@
-// How the mock derives an order's status and its paid and remaining amounts from its payments.
+// How the mock derives an order's status and its paid and remaining amounts from its payments. The
+// status is never stored: the views (views.ts) derive it for every order they answer, and the
+// domain's checks and the pages read the same rule from here.
 /** The fields of a payment the order status depends on. */
 export interface PaymentLike {
   status: string;

@@ -1,6 +1,8 @@
 // The mock's operation table (spec sections 4 and 5): every endpoint with its scope, body, answers
-// and errors. The router and the OpenAPI document are both derived from it.
-import type { RequestSchemaName, SchemaName } from '../documents/schemas.js';
+// and errors. The router and the OpenAPI document are both derived from it. It is the service's
+// description in data, naming the schemas of schemas.ts, so it stands with the documents; the
+// routes above (routes/index.ts) serve it.
+import type { RequestSchemaName, SchemaName } from './schemas.js';
 
 /**
  * One operation of the service (spec section 4): the one route table. The router derives its

@@ -1,7 +1,7 @@
 // The mock's in-memory state: the record types of clients, locations, orders, payments, refunds,
 // webhook endpoints and launch tokens, and MockState, which holds them all with the partner tree
 // (who is inside whose subtree) and forgets the oldest orders past a limit.
-import type { KnownEventKind } from '../../schemas/events.js';
+import type { KnownEventKind } from '../schemas/events.js';
 
 /**
  * A rate tier of a machine client (spec section 8).
