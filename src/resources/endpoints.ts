@@ -2,7 +2,7 @@
 // retry class, and for a payment or refund creation the kind of its intent. The resources build
 // their requests here, and so do the intent layer's reconciliation reads (resources/reads.ts) and
 // `client.charge` (a payment under its key): one place says what each endpoint is. test/resources/endpoints.test.ts
-// holds the table equal to the mock's operation table (src/testing/engine/operations.ts).
+// holds the table equal to the mock's operation table (src/testing/documents/operations.ts).
 // The token endpoint (spec 5) is not here: it is on the auth URL, and the core's auth mints it.
 
 import type { z } from 'zod';

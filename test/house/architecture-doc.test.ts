@@ -172,11 +172,11 @@ describe(`the floors of ${DOC}'s rooms table`, () => {
       `import type { APIError } from '../core/errors/api-errors.js';\n${sleep}`,
     );
     const polling = planted.get('src/polling.ts') as string;
-    planted.set('src/polling.ts', `import { Orders } from './resources/orders.js';\n${polling}`);
+    planted.set('src/polling.ts', `import { verifyWebhook } from './webhooks/verify.js';\n${polling}`);
     planted.set('src/stray.ts', 'export const stray = 1;\n');
     expect(floorViolations(rooms, planted)).toEqual([
       'src/internal/sleep.ts -> src/core/errors/api-errors.ts (floor 1 imports floor 3)',
-      'src/polling.ts -> src/resources/orders.ts (floor 4 imports floor 4)',
+      'src/polling.ts -> src/webhooks/verify.ts (floor 4 imports floor 4)',
       'src/stray.ts: in no room of the table',
     ]);
   });

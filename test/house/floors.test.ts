@@ -143,8 +143,7 @@ function circles(graph: Graph): string[] {
  */
 const FOLDERS: { folder: string; openLoop?: string }[] = [
   { folder: 'src' },
-  // src/core: fixed by the intent-layer move.
-  { folder: 'src/core', openLoop: 'call/, auth/ and observe/ import each other' },
+  { folder: 'src/core' },
   { folder: 'src/testing' },
   // src/cli: partner/main.ts reads the mcp command's arguments (mcp/args.ts), which read the
   // connection flags of partner/args.ts; the two bins' rooms are being pulled apart in their own change.

@@ -1,5 +1,5 @@
 // One table says what each endpoint of spec 4 is (src/resources/endpoints.ts), and the mock serves
-// the same endpoints from its own table (src/testing/engine/operations.ts): the two are held equal
+// the same endpoints from its own table (src/testing/documents/operations.ts): the two are held equal
 // here, row by row (method, route, scope, retry class against the mock's idempotency), and every
 // resource method is shown to send exactly its row. The comparison also runs on a planted defect,
 // which it must report. No network: a recording requester stands in for the client.
@@ -17,7 +17,7 @@ import { Payments } from '../../src/resources/payments.js';
 import { Refunds } from '../../src/resources/refunds.js';
 import { Specs } from '../../src/resources/specs.js';
 import { WebhookEndpoints } from '../../src/resources/webhook-endpoints.js';
-import { OPERATIONS, type Operation } from '../../src/testing/engine/operations.js';
+import { OPERATIONS, type Operation } from '../../src/testing/documents/operations.js';
 
 /** The mock's operations the SDK sends no request of its own to: pages a browser opens, the token. */
 const NOT_REQUESTS: Record<string, string> = {
