@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { payInBrowser, startShop } from '../examples/hosted-checkout.js';
 import {
   confirmHostedCheckoutReturn,
@@ -7,20 +7,17 @@ import {
   SCOPES,
   verifyWebhook,
 } from '../src/index.js';
-import { createMockService, type MockServer, type MockService } from '../src/testing/index.js';
+import type { MockService } from '../src/testing/index.js';
+import { loopbackMock } from './helpers/loopback-mock.js';
 import { startReceiver } from './testing/receiver.js';
 
 describe('hosted checkout, end to end over HTTP', () => {
+  const loop = loopbackMock({}, { per: 'test' });
   let mock: MockService;
-  let server: MockServer;
   let client: PaymentsClient;
-  beforeEach(async () => {
-    mock = createMockService();
-    server = await mock.listen();
-    client = new PaymentsClient({ ...mock.clientOptions(server.url), scopes: [...SCOPES] });
-  });
-  afterEach(async () => {
-    await server.close();
+  beforeEach(() => {
+    mock = loop.mock;
+    client = new PaymentsClient({ ...loop.clientOptions(), scopes: [...SCOPES] });
   });
 
   it('pays on the real page, returns with status=paid, delivers a verified payment.approved, and is single use', async () => {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PaymentsClient, SCOPES } from '../../src/index.js';
-import { createMockService, type LoopbackServer, serveFetch } from '../../src/testing/index.js';
+import { serveMock } from '../helpers/loopback-mock.js';
 import { CheckoutLedger } from './checkout.js';
 import { KeyedLedger } from './keyed.js';
 import { LagMonitor, Overruns } from './lag.js';
@@ -35,7 +35,9 @@ const CREATES: Partial<Record<Kind, EffectKind>> = {
 const options = JSON.parse(process.argv[2] ?? '{}') as ServerOptions;
 const send = (message: ToClient) => process.send?.(message);
 
-const mock = createMockService({ rateLimits: false });
+// Served at once: no request comes before the proxy in front of it is up and the client was told.
+const served = await serveMock({ rateLimits: false, front: (request) => recorded(request) });
+const { mock } = served;
 const partner = mock.fixtures.partners[0];
 if (!partner) throw new Error('the mock has no seeded partner');
 const locationId = partner.locations.payments;
@@ -189,9 +191,8 @@ function summarise(reset: boolean): ServerSummary {
 
 const lag = new LagMonitor();
 lag.start();
-const upstream: LoopbackServer = await serveFetch(recorded, { host: '127.0.0.1' });
 const proxy = await startChaosProxy({
-  upstreamPort: Number(new URL(upstream.url).port),
+  upstreamPort: served.server.port,
   seed: options.seed,
   faultRate: options.faultRate,
   timeoutMs: options.timeoutMs,
@@ -223,8 +224,7 @@ process.on('message', (message: ToServer) => {
   }
 });
 process.on('disconnect', () => {
-  void proxy.close().then(() => upstream.close());
-  mock.close();
+  void proxy.close().then(() => served.stop());
 });
 
 send({

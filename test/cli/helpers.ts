@@ -6,12 +6,8 @@
  */
 import { createServer } from 'node:net';
 import { main } from '../../src/cli/partner/main.js';
-import {
-  createMockService,
-  type MockService,
-  type MockServiceOptions,
-  serveFetch,
-} from '../../src/testing/index.js';
+import { type MockService, type MockServiceOptions, serveFetch } from '../../src/testing/index.js';
+import { serveMock as serveLoopbackMock } from '../helpers/loopback-mock.js';
 
 export interface Served {
   mock: MockService;
@@ -32,27 +28,26 @@ export interface ServeOptions extends MockServiceOptions {
 /** The mock on a loopback server, with the environment a partner would set for it. */
 export async function serveMock(options: ServeOptions = {}): Promise<Served> {
   const { clockDate, processor, ...mockOptions } = options;
-  const mock = createMockService(mockOptions);
   const log: string[] = [];
-  const server = await serveFetch(async (request) => {
-    const url = new URL(request.url);
-    log.push(`${request.method} ${url.pathname}`);
-    const response = await mock.fetch(request);
-    if (processor) settleVerifyOrders(mock);
-    if (!clockDate) return response;
-    const headers = new Headers(response.headers);
-    headers.set('date', new Date(mock.clock.now()).toUTCString());
-    return new Response(response.body, { status: response.status, headers });
+  const served = await serveLoopbackMock({
+    ...mockOptions,
+    front: async (request, mock) => {
+      const url = new URL(request.url);
+      log.push(`${request.method} ${url.pathname}`);
+      const response = await mock.fetch(request);
+      if (processor) settleVerifyOrders(mock);
+      if (!clockDate) return response;
+      const headers = new Headers(response.headers);
+      headers.set('date', new Date(mock.clock.now()).toUTCString());
+      return new Response(response.body, { status: response.status, headers });
+    },
   });
   return {
-    mock,
-    url: server.url,
+    mock: served.mock,
+    url: served.url,
     log,
-    env: mockEnv(mock, server.url),
-    close: async () => {
-      await server.close();
-      mock.close();
-    },
+    env: mockEnv(served.mock, served.url),
+    close: served.stop,
   };
 }
 

@@ -1,16 +1,11 @@
 // The build for Workers, edge runtimes and browsers derives an order key's UUID v5 with Web Crypto's
 // SHA-1 (src/core/call/order-key.fast.web.ts, asynchronous) instead of the SHA-1 written out: the
 // same UUIDs, and an orders.create through that path sends the same header, events and error key.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { keyUuid } from '../../src/core/call/order-key.fast.web.js';
 import { ORDER_KEY_NAMESPACE, PaymentsClient, SCOPES } from '../../src/index.js';
-import {
-  createMockService,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
 import { caught } from '../helpers/caught.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 import { DNS_NAMESPACE as DNS, RFC_EXAMPLE, referenceUuidV5, V5_NAMES } from '../helpers/uuid-v5.js';
 
 // The client below runs as the web build does: order-key.fast.js resolved to its .web.ts variant.
@@ -27,27 +22,21 @@ describe('keyUuid (Web Crypto)', () => {
 });
 
 describe('orders.create with the Web Crypto derivation', () => {
-  let mock: MockService;
-  let server: LoopbackServer;
   const keys: (string | null)[] = [];
-  beforeAll(async () => {
-    mock = createMockService();
-    server = await serveFetch((request) => {
+  const loop = loopbackMock({
+    front: (request, mock) => {
       if (request.method === 'POST' && new URL(request.url).pathname === '/pos/v1/orders')
         keys.push(request.headers.get('idempotency-key'));
       return mock.fetch(request);
-    });
+    },
   });
-  afterAll(() => server.close());
+  const { mock } = loop;
   beforeEach(() => {
-    mock.reset();
     keys.length = 0;
   });
   const client = (extra: Record<string, unknown> = {}) =>
     new PaymentsClient({
-      ...mock.credentials,
-      baseUrl: server.url,
-      authUrl: server.url,
+      ...loop.clientOptions(),
       scopes: [...SCOPES],
       ...extra,
     });

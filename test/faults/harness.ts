@@ -5,7 +5,8 @@
  * effects are read from the mock's records.
  */
 import { PaymentsClient } from '../../src/index.js';
-import { createMockService, type MockService, serveFetch } from '../../src/testing/index.js';
+import type { MockService } from '../../src/testing/index.js';
+import { serveMock } from '../helpers/loopback-mock.js';
 import { type CallKind, NEEDS, type Prepared, TOTAL_CENTS } from './calls.js';
 import { type FaultName, mockFault } from './faults.js';
 import { faultDispatcher } from './refused-dispatcher.js';
@@ -57,26 +58,29 @@ const countBy = <T>(items: T[], key: (item: T) => string | undefined) => {
 };
 
 export async function startHarness(): Promise<FaultHarness> {
-  // 5,000 soak calls from one client would meet the per-client rate limit, which is not under test.
-  const mock = createMockService({ rateLimits: false });
   const seen = new Map<string, { attempts: number; keys: Set<string> }>();
   let mints = 0;
-  const server = await serveFetch(async (request) => {
-    if (new URL(request.url).pathname === '/oauth2/token') mints++;
-    const callId = request.headers.get('x-call-id');
-    if (callId) {
-      const entry = seen.get(callId) ?? { attempts: 0, keys: new Set<string>() };
-      seen.set(callId, entry);
-      entry.attempts++;
-      const key = request.headers.get('idempotency-key');
-      if (key) entry.keys.add(key);
-    }
-    // A reset fault rejects `mock.fetch`; the loopback server then drops the connection.
-    return mock.fetch(request).catch((error: unknown) => {
-      if (error instanceof TypeError) return Response.error();
-      throw error;
-    });
+  const served = await serveMock({
+    // 5,000 soak calls from one client would meet the per-client rate limit, which is not under test.
+    rateLimits: false,
+    front: (request, mock) => {
+      if (new URL(request.url).pathname === '/oauth2/token') mints++;
+      const callId = request.headers.get('x-call-id');
+      if (callId) {
+        const entry = seen.get(callId) ?? { attempts: 0, keys: new Set<string>() };
+        seen.set(callId, entry);
+        entry.attempts++;
+        const key = request.headers.get('idempotency-key');
+        if (key) entry.keys.add(key);
+      }
+      // A reset fault rejects `mock.fetch`; the loopback server then drops the connection.
+      return mock.fetch(request).catch((error: unknown) => {
+        if (error instanceof TypeError) return Response.error();
+        throw error;
+      });
+    },
   });
+  const { mock } = served;
   const refused = await faultDispatcher();
   const locationId = mock.fixtures.partners[0]!.locations.payments;
   let setupToken: Promise<string> | undefined;
@@ -113,9 +117,7 @@ export async function startHarness(): Promise<FaultHarness> {
     },
     client({ timeoutMs, maxRetries = 2 }) {
       const client = new PaymentsClient({
-        ...mock.credentials,
-        baseUrl: server.url,
-        authUrl: server.url,
+        ...served.clientOptions(),
         scopes: ['payments:create', 'payments:read', 'payments:refund'],
         timeoutMs,
         maxRetries,
@@ -181,9 +183,8 @@ export async function startHarness(): Promise<FaultHarness> {
       };
     },
     async close() {
-      await server.close();
+      await served.stop();
       await refused.close();
-      mock.close();
     },
   };
 }

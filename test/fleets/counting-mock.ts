@@ -1,12 +1,8 @@
 // The mock service on loopback behind a counter: token requests, 429s, and when each API call arrived;
 // a test's own hook (`door`) sees each request before the mock does.
 import { PaymentsClient } from '../../src/index.js';
-import {
-  createMockService,
-  type MockService,
-  type MockServiceOptions,
-  serveFetch,
-} from '../../src/testing/index.js';
+import type { MockService, MockServiceOptions } from '../../src/testing/index.js';
+import { serveMock } from '../helpers/loopback-mock.js';
 
 export interface CountingMock {
   mock: MockService;
@@ -40,20 +36,23 @@ export interface CountingMock {
 }
 
 export async function startCountingMock(options: MockServiceOptions = {}): Promise<CountingMock> {
-  const mock = createMockService(options);
   const counts = { token: 0, status429: 0, api: 0 };
   const arrivals: number[] = [];
   const hooks: Pick<CountingMock, 'door'> = { door: undefined };
-  const server = await serveFetch(async (request) => {
-    const isToken = new URL(request.url).pathname.endsWith('/oauth2/token');
-    if (isToken) counts.token++;
-    else counts.api++;
-    const arrived = Date.now();
-    const response = (await hooks.door?.(request)) ?? (await mock.fetch(request));
-    if (response.status === 429) counts.status429++;
-    else if (!isToken && response.ok) arrivals.push(arrived);
-    return response;
+  const served = await serveMock({
+    ...options,
+    front: async (request, mock) => {
+      const isToken = new URL(request.url).pathname.endsWith('/oauth2/token');
+      if (isToken) counts.token++;
+      else counts.api++;
+      const arrived = Date.now();
+      const response = (await hooks.door?.(request)) ?? (await mock.fetch(request));
+      if (response.status === 429) counts.status429++;
+      else if (!isToken && response.ok) arrivals.push(arrived);
+      return response;
+    },
   });
+  const { mock, server } = served;
   return {
     mock,
     baseUrl: server.url,
@@ -98,10 +97,7 @@ export async function startCountingMock(options: MockServiceOptions = {}): Promi
         locationId: locationId!,
       };
     },
-    async close() {
-      await server.close();
-      mock.close();
-    },
+    close: () => served.stop(),
   };
 }
 

@@ -1,6 +1,6 @@
 // The intent store on a Redis Cluster of three masters with a replica each (issue 42), through
 // node-redis's and ioredis's cluster clients: the store contract, its keys spread over every master,
-// and the cross-process proofs of intents-redis.test.ts (300 orders through lost answers and a
+// and the cross-process proofs of intents.test.ts (300 orders through lost answers and a
 // SIGKILL, then a rerun and recover(); 3 processes racing on one key), each process on a cluster client.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

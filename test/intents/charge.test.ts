@@ -1,7 +1,7 @@
 // api.md 19: one key for the whole charge. A partner reruns its whole unit of work (create the order,
 // then pay it); the same key must give one order and one payment, whatever failed in between, and a
 // call's deadline covers its reconciliation. Through the public client, against the mock on loopback.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   IdempotencyConflictError,
   MemoryIntentStore,
@@ -9,13 +9,8 @@ import {
   PaymentsClient,
   SCOPES,
 } from '../../src/index.js';
-import {
-  createMockService,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
 import { caught } from '../helpers/caught.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 import { referenceUuidV5 } from '../helpers/uuid-v5.js';
 
 /** What reached the mock: method, path and the Idempotency-Key sent. */
@@ -24,20 +19,16 @@ interface Seen {
   path: string;
   key: string | null;
 }
-let mock: MockService;
-let server: LoopbackServer;
 const seen: Seen[] = [];
-beforeAll(async () => {
-  mock = createMockService();
-  server = await serveFetch((request) => {
+const loop = loopbackMock({
+  front: (request, mock) => {
     const url = new URL(request.url);
     seen.push({ method: request.method, path: url.pathname, key: request.headers.get('idempotency-key') });
     return mock.fetch(request);
-  });
+  },
 });
-afterAll(() => server.close());
+const { mock } = loop;
 beforeEach(() => {
-  mock.reset();
   seen.length = 0;
 });
 
@@ -47,9 +38,7 @@ const paymentsOf = (orderId: string) => mock.snapshot().payments.filter((p) => p
 
 function client(intentStore = new MemoryIntentStore(), extra: Record<string, unknown> = {}) {
   return new PaymentsClient({
-    ...mock.credentials,
-    baseUrl: server.url,
-    authUrl: server.url,
+    ...loop.clientOptions(),
     scopes: [...SCOPES],
     maxRetries: 1,
     intentStore,

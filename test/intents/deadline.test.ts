@@ -4,9 +4,9 @@
 // open, and a rerun returns the one payment. The mock's clock holds the slow answers (manual clock).
 import { describe, expect, it } from 'vitest';
 import { MemoryIntentStore, PaymentsClient, SCOPES } from '../../src/index.js';
-import { loopbackMock } from '../helpers/loopback-mock.js';
+import { loopbackMock, throughFetch } from '../helpers/loopback-mock.js';
 
-const loop = loopbackMock();
+const loop = loopbackMock({ front: throughFetch });
 const DEADLINE_MS = 800;
 const PAYMENT = { method: 'card', amount_cents: 1_000 } as const;
 const paymentsOf = (orderId: string) =>
@@ -18,9 +18,7 @@ const paymentsOf = (orderId: string) =>
 async function setup() {
   const intentStore = new MemoryIntentStore();
   const client = new PaymentsClient({
-    ...loop.mock.credentials,
-    baseUrl: loop.server.url,
-    authUrl: loop.server.url,
+    ...loop.clientOptions(),
     scopes: [...SCOPES],
     settleMs: 50,
     intentStore,

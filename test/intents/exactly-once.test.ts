@@ -1,7 +1,7 @@
 // Exactly-once payments and refunds (api.md 17) against the mock over loopback: keys, conflicts,
 // reconciliation of lost answers, racing instances, a crashed holder, recover(), and refunds
 // settled by their webhook event. Each "exactly one" check has a positive control below.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   APIConnectionError,
   IdempotencyConflictError,
@@ -13,34 +13,25 @@ import {
   type ReconcileEvent,
   SCOPES,
 } from '../../src/index.js';
-import {
-  createMockService,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
 import { createWebhookHandler, webhookSignatureHeader } from '../../src/webhooks/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 
-let mock: MockService;
-let server: LoopbackServer;
 /** Payment and refund POSTs that reached the mock. */
 let creates = 0;
 /** Holds the next create POST until released (two instances racing on one key). */
 let gate: Promise<void> | undefined;
 
-beforeAll(async () => {
-  mock = createMockService();
-  server = await serveFetch(async (request) => {
+const loop = loopbackMock({
+  front: async (request, mock) => {
     if (request.method === 'POST' && /\/(payments|refunds)$/.test(new URL(request.url).pathname)) {
       creates++;
       if (gate) await gate;
     }
     return mock.fetch(request).catch(() => Response.error());
-  });
+  },
 });
-afterAll(() => server.close());
+const { mock } = loop;
 beforeEach(() => {
-  mock.reset();
   creates = 0;
   gate = undefined;
 });
@@ -53,9 +44,7 @@ const REFUNDS = { method: 'POST', path: /\/refunds$/ } as const;
 
 function client(options: PaymentsClientOptions = {}): PaymentsClient {
   return new PaymentsClient({
-    ...mock.credentials,
-    baseUrl: server.url,
-    authUrl: server.url,
+    ...loop.clientOptions(),
     scopes: [...SCOPES],
     settleMs: 50,
     ...options,

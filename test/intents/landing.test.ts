@@ -4,29 +4,20 @@
 // another client sharing the store finds the lease held and then the landed payment; neither sends a
 // second POST. The positive control: a store that releases the key before recording it (the defect
 // this guards against) lets the second client pay again, and the same count catches it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type IntentStore, MemoryIntentStore, PaymentsClient, SCOPES } from '../../src/index.js';
-import {
-  createMockService,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 
-let mock: MockService;
-let server: LoopbackServer;
 let posts = 0;
 
-beforeAll(async () => {
-  mock = createMockService();
-  server = await serveFetch(async (request) => {
+const loop = loopbackMock({
+  front: (request, mock) => {
     if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/payments')) posts++;
     return mock.fetch(request);
-  });
+  },
 });
-afterAll(() => server.close());
+const { mock } = loop;
 beforeEach(() => {
-  mock.reset();
   posts = 0;
 });
 
@@ -64,9 +55,7 @@ function slowStore(leaky = false) {
 
 function client(intentStore: IntentStore) {
   return new PaymentsClient({
-    ...mock.credentials,
-    baseUrl: server.url,
-    authUrl: server.url,
+    ...loop.clientOptions(),
     scopes: [...SCOPES],
     settleMs: 50,
     intentStore,

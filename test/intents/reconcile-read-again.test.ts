@@ -8,9 +8,9 @@
 import { expect, it } from 'vitest';
 import { MemoryIntentStore, PaymentsClient, type ReconcileEvent, SCOPES } from '../../src/index.js';
 import type { FaultSpec } from '../../src/testing/index.js';
-import { loopbackMock } from '../helpers/loopback-mock.js';
+import { loopbackMock, throughFetch } from '../helpers/loopback-mock.js';
 
-const loop = loopbackMock();
+const loop = loopbackMock({ front: throughFetch });
 
 const FAILED_READS: [string, Omit<FaultSpec, 'method' | 'path'>][] = [
   ['a 503', { status: 503, times: 3 }],
@@ -21,9 +21,7 @@ it.each(FAILED_READS)(
   'a reconciliation read whose every attempt got %s is read again within the deadline, and the payment is returned',
   async (_name, fault) => {
     const client = new PaymentsClient({
-      ...loop.mock.credentials,
-      baseUrl: loop.server.url,
-      authUrl: loop.server.url,
+      ...loop.clientOptions(),
       scopes: [...SCOPES],
       settleMs: 50,
       maxRetries: 2,

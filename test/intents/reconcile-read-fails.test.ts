@@ -10,9 +10,9 @@ import {
   type ReconcileEvent,
   SCOPES,
 } from '../../src/index.js';
-import { loopbackMock } from '../helpers/loopback-mock.js';
+import { loopbackMock, throughFetch } from '../helpers/loopback-mock.js';
 
-const loop = loopbackMock();
+const loop = loopbackMock({ front: throughFetch });
 
 const PAYMENT = { method: 'card', amount_cents: 1_000 } as const;
 const paymentsOf = (orderId: string) =>
@@ -31,9 +31,7 @@ async function setup() {
   const intentStore = new MemoryIntentStore();
   const client = new PaymentsClient({
     middleware: [outageMiddleware],
-    ...loop.mock.credentials,
-    baseUrl: loop.server.url,
-    authUrl: loop.server.url,
+    ...loop.clientOptions(),
     scopes: [...SCOPES],
     settleMs: 50,
     maxRetries: 0,

@@ -2,14 +2,9 @@
 // settleMs had passed since the send, not from a read that was only *answered* after it. Here the
 // service spends less than settleMs on the payment (the documented rule holds), but the read that
 // was sent before settleMs, and saw no payment yet, arrives after it.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { PaymentsClient, SCOPES } from '../../src/index.js';
-import {
-  createMockService,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 
 /**
  * The payment's attempts time out after 200 ms; reads (the client's timeoutMs) after 2 s. settleMs
@@ -19,8 +14,6 @@ import {
 const TIMEOUT_MS = 200;
 const SETTLE_MS = 1_000;
 
-let mock: MockService;
-let server: LoopbackServer;
 /** When the payment POST reached the service; the first order read's state; the first commit. */
 let postAt = 0;
 let observed: () => void = () => {};
@@ -28,44 +21,44 @@ let committed: () => void = () => {};
 let posts = 0;
 let reads = 0;
 
-beforeAll(async () => {
-  mock = createMockService();
-  const readObserved = new Promise<void>((resolve) => {
-    observed = resolve;
-  });
-  const firstCommitted = new Promise<void>((resolve) => {
-    committed = resolve;
-  });
-  server = await serveFetch(async (request) => {
-    const path = new URL(request.url).pathname;
-    if (request.method === 'POST' && path.endsWith('/payments') && ++posts === 1) {
-      // The first send: processed after the client gave up on it (past its 200 ms timeout) and
-      // after the first read saw the order, but well within settleMs of the send.
-      postAt = Date.now();
-      await readObserved;
-      const answer = await mock.fetch(request);
-      committed();
-      return answer;
-    }
-    if (request.method === 'GET' && /^\/pos\/v1\/orders\/[^/]+$/.test(path) && ++reads === 1) {
-      // The first read: the order's state now (no payment yet), answered once settleMs has passed.
-      const answer = await mock.fetch(request);
-      observed();
-      await firstCommitted;
-      const wait = postAt + SETTLE_MS + 50 - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      return answer;
-    }
-    return mock.fetch(request);
-  });
+const readObserved = new Promise<void>((resolve) => {
+  observed = resolve;
 });
-afterAll(() => server.close());
+const firstCommitted = new Promise<void>((resolve) => {
+  committed = resolve;
+});
+const loop = loopbackMock(
+  {
+    front: async (request, mock) => {
+      const path = new URL(request.url).pathname;
+      if (request.method === 'POST' && path.endsWith('/payments') && ++posts === 1) {
+        // The first send: processed after the client gave up on it (past its 200 ms timeout) and
+        // after the first read saw the order, but well within settleMs of the send.
+        postAt = Date.now();
+        await readObserved;
+        const answer = await mock.fetch(request);
+        committed();
+        return answer;
+      }
+      if (request.method === 'GET' && /^\/pos\/v1\/orders\/[^/]+$/.test(path) && ++reads === 1) {
+        // The first read: the order's state now (no payment yet), answered once settleMs has passed.
+        const answer = await mock.fetch(request);
+        observed();
+        await firstCommitted;
+        const wait = postAt + SETTLE_MS + 50 - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        return answer;
+      }
+      return mock.fetch(request);
+    },
+  },
+  { reset: false },
+);
+const { mock } = loop;
 
 it('a read sent before settleMs that saw no payment does not make the payment "not landed"', async () => {
   const c = new PaymentsClient({
-    ...mock.credentials,
-    baseUrl: server.url,
-    authUrl: server.url,
+    ...loop.clientOptions(),
     scopes: [...SCOPES],
     timeoutMs: 2_000,
     settleMs: SETTLE_MS,

@@ -8,8 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createMockService, serveFetch } from '../../src/testing/index.js';
 import { mockEnv, type Served } from '../cli/helpers.js';
+import { serveMock } from '../helpers/loopback-mock.js';
 
 const BIN = resolve(import.meta.dirname, '../../src/cli/partner/bin.ts');
 
@@ -97,31 +97,33 @@ export interface Recorded extends Served {
 }
 
 export async function serveRecording(): Promise<Recorded> {
-  const mock = createMockService();
   const log: string[] = [];
   const handedOut: string[] = [];
   const state = { outage: false };
-  const server = await serveFetch(async (request) => {
-    const url = new URL(request.url);
-    log.push(`${request.method} ${url.pathname}`);
-    if (state.outage && request.method === 'GET' && url.pathname.startsWith('/pos/v1/orders/')) {
-      return Response.json(
-        { error: 'service_unavailable', message: 'outage', request_id: 'r' },
-        { status: 503 },
-      );
-    }
-    const response = await mock.fetch(request).catch(() => Response.error());
-    if (response.ok && (url.pathname.endsWith('/token') || url.pathname.endsWith('/orders'))) {
-      const json = (await response.clone().json()) as Record<string, unknown>;
-      for (const k of ['access_token', 'hosted_checkout_url', 'launch_token']) {
-        if (typeof json[k] === 'string') handedOut.push(json[k] as string);
+  const served = await serveMock({
+    front: async (request, mock) => {
+      const url = new URL(request.url);
+      log.push(`${request.method} ${url.pathname}`);
+      if (state.outage && request.method === 'GET' && url.pathname.startsWith('/pos/v1/orders/')) {
+        return Response.json(
+          { error: 'service_unavailable', message: 'outage', request_id: 'r' },
+          { status: 503 },
+        );
       }
-    }
-    return response;
+      const response = await mock.fetch(request).catch(() => Response.error());
+      if (response.ok && (url.pathname.endsWith('/token') || url.pathname.endsWith('/orders'))) {
+        const json = (await response.clone().json()) as Record<string, unknown>;
+        for (const k of ['access_token', 'hosted_checkout_url', 'launch_token']) {
+          if (typeof json[k] === 'string') handedOut.push(json[k] as string);
+        }
+      }
+      return response;
+    },
   });
+  const { mock } = served;
   const recorded: Recorded = {
     mock,
-    url: server.url,
+    url: served.url,
     log,
     handedOut,
     get outage() {
@@ -131,11 +133,8 @@ export async function serveRecording(): Promise<Recorded> {
       state.outage = value;
     },
     posts: (suffix) => log.filter((l) => l.startsWith('POST ') && l.endsWith(suffix)).length,
-    env: mockEnv(mock, server.url),
-    close: async () => {
-      await server.close();
-      mock.close();
-    },
+    env: mockEnv(mock, served.url),
+    close: served.stop,
   };
   return recorded;
 }

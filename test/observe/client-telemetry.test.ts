@@ -24,12 +24,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Middleware, PaymentsClient, SCOPES } from '../../src/index.js';
-import {
-  createMockService,
-  type LoopbackServer,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
+import { loopbackMock, throughFetch } from '../helpers/loopback-mock.js';
 
 /** A reader the test collects from when it wants (no export timer). */
 class TestReader extends MetricReader {
@@ -37,8 +32,6 @@ class TestReader extends MetricReader {
   protected async onShutdown(): Promise<void> {}
 }
 
-let mock: MockService;
-let server: LoopbackServer;
 const exporter = new InMemorySpanExporter();
 const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const undici = new UndiciInstrumentation();
@@ -48,25 +41,21 @@ beforeAll(async () => {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   undici.setTracerProvider(tracerProvider);
   undici.enable();
-  mock = createMockService();
-  server = await serveFetch(mock.fetch);
 });
-afterAll(async () => {
+afterAll(() => {
   undici.disable();
   context.disable();
   propagation.disable();
-  await server.close();
 });
+const loop = loopbackMock({ front: throughFetch });
+const { mock } = loop;
 beforeEach(() => {
-  mock.reset();
   exporter.reset();
 });
 
 function client(extra: ConstructorParameters<typeof PaymentsClient>[0] = {}) {
   return new PaymentsClient({
-    ...mock.credentials,
-    baseUrl: server.url,
-    authUrl: server.url,
+    ...loop.clientOptions(),
     scopes: [...SCOPES],
     ...extra,
   });
@@ -225,7 +214,7 @@ describe('metrics (client option meter)', () => {
     expect(unknown).toMatchObject({ outcomeUnknown: true });
 
     const m = await collect(reader);
-    const url = new URL(server.url);
+    const url = new URL(loop.url);
     const server_ = { 'server.address': url.hostname, 'server.port': Number(url.port) };
     const orderRoute = '/pos/v1/orders/{order_id}';
     const paymentsRoute = '/pos/v1/orders/{order_id}/payments';

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/testing/engine/exchanges.js';
-import { createMockService, type MockServer, type MockService } from '../../src/testing/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 import { createValidator } from './validate.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -67,8 +67,8 @@ function recordingFetch(exchanges: Exchange[], plant?: (url: URL, body: unknown)
   };
 }
 
-let mock: MockService;
-let server: MockServer;
+const loop = loopbackMock({}, { reset: false });
+const { mock } = loop;
 let document: OpenAPI3;
 // The flow's signature, restated: importing typed-client/flow.ts would pull its generated schema into
 // the repository's own compile, where it does not exist.
@@ -82,10 +82,8 @@ let compiled: { ok: boolean; output: string };
 let planted: { ok: boolean; output: string };
 
 beforeAll(async () => {
-  mock = createMockService();
-  server = await mock.listen();
   // The document as a partner downloads it, not as the sources build it.
-  document = (await (await fetch(`${server.baseUrl}/pos/v1/.well-known/openapi.json`)).json()) as OpenAPI3;
+  document = (await (await fetch(`${loop.url}/pos/v1/.well-known/openapi.json`)).json()) as OpenAPI3;
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'schema.d.ts'), astToString(await openapiTS(document, { silent: true })));
@@ -100,15 +98,10 @@ beforeAll(async () => {
   ({ runFlow } = await import(join(out, 'flow.ts')));
 }, 60_000);
 
-afterAll(async () => {
-  await server?.close();
-  mock?.close();
-});
-
 async function run(plant?: (url: URL, body: unknown) => unknown) {
   const exchanges: Exchange[] = [];
   const result = await runFlow({
-    origin: server.baseUrl,
+    origin: loop.url,
     ...mock.credentials,
     fetch: recordingFetch(exchanges, plant),
   });

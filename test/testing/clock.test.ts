@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMockService, MockControlError } from '../../src/testing/index.js';
+import { MockControlError } from '../../src/testing/index.js';
+import { serveMock } from '../helpers/loopback-mock.js';
 import { mintToken, newPayment, paymentPath, read, useMock } from './helpers.js';
 
 const h = useMock({
@@ -36,8 +37,8 @@ describe('one clock: demo outcomes, expiry and retries run on the mock clock onl
   });
 
   it('a real-time clock runs due work on its own', async () => {
-    const mock = createMockService({ clock: { realTime: true }, autoProcess: { approveAfterMs: 20 } });
-    const server = await mock.listen();
+    const served = await serveMock({ clock: { realTime: true }, autoProcess: { approveAfterMs: 20 } });
+    const { mock, server } = served;
     try {
       const token = (await mintToken(server.url, mock.credentials)).body.access_token as string;
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -61,8 +62,7 @@ describe('one clock: demo outcomes, expiry and retries run on the mock clock onl
       });
       expect(mock.snapshot().payments[0]?.payment_id).toBe(payment.payment_id);
     } finally {
-      mock.close();
-      await server.close();
+      await served.stop();
     }
   });
 });

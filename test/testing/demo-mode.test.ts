@@ -5,20 +5,19 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentsClient, ResultTimeoutError } from '../../src/index.js';
-import { createMockService, type MockServer, type MockService } from '../../src/testing/index.js';
+import type { MockServiceOptions } from '../../src/testing/index.js';
+import { type ServedMock, serveMock } from '../helpers/loopback-mock.js';
 
-let open: { mock: MockService; server: MockServer } | undefined;
+let open: ServedMock | undefined;
 afterEach(async () => {
-  open?.mock.close();
-  await open?.server.close();
+  await open?.stop();
   open = undefined;
 });
 
-async function charge(options: Parameters<typeof createMockService>[0]) {
-  const mock = createMockService(options);
-  const server = await mock.listen();
-  open = { mock, server };
-  const client = new PaymentsClient(mock.clientOptions(server.baseUrl));
+async function charge(options: MockServiceOptions) {
+  open = await serveMock(options);
+  const { mock } = open;
+  const client = new PaymentsClient(open.clientOptions());
   const order = await client.orders.create({
     location_id: mock.fixtures.partners[0]!.locations.payments,
     total_cents: 500,

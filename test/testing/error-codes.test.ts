@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMockService } from '../../src/testing/index.js';
+import { serveMock } from '../helpers/loopback-mock.js';
 import {
   type Answer,
   type MockHarness,
@@ -338,8 +338,7 @@ describe('every error code of spec section 7', () => {
   });
 
   it('spec_not_available (404) when the mock is built with specs: false', async () => {
-    const mock = createMockService({ specs: false });
-    const server = await mock.listen();
+    const { server, stop } = await serveMock({ specs: false });
     try {
       for (const name of ['openapi.json', 'asyncapi.json']) {
         const answer = await read(await fetch(`${server.url}/pos/v1/.well-known/${name}`));
@@ -347,7 +346,7 @@ describe('every error code of spec section 7', () => {
         expect(answer.body.error).toBe('spec_not_available');
       }
     } finally {
-      await server.close();
+      await stop();
     }
   });
 

@@ -1,37 +1,26 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, InternalServerError, PaymentsClient } from '../../src/index.js';
-import {
-  createMockService,
-  type FaultSpec,
-  FaultSpecError,
-  type LoopbackServer,
-  MockControlError,
-  type MockService,
-  serveFetch,
-} from '../../src/testing/index.js';
+import { type FaultSpec, FaultSpecError, MockControlError } from '../../src/testing/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 import { mintToken, read } from './helpers.js';
 
 // Faults after commit (`phase: 'after'`): the route commits its effect, then the answer is lost or
 // spoiled. Every kind runs through the loopback server and through `mock.fetch`.
 
-let mock: MockService;
-let server: LoopbackServer;
 /** Idempotency-Key of every request that reached the mock, in order. */
 let keys: (string | null)[] = [];
 /** Requests that reached the mock (so a test knows a delayed answer is waiting on the clock). */
 let arrived = 0;
 
-beforeAll(async () => {
-  mock = createMockService();
-  server = await serveFetch((request) => {
+const loop = loopbackMock({
+  front: (request, mock) => {
     arrived++;
     keys.push(request.headers.get('idempotency-key'));
     return mock.fetch(request).catch(() => Response.error());
-  });
+  },
 });
-afterAll(() => server.close());
+const { mock } = loop;
 beforeEach(() => {
-  mock.reset();
   keys = [];
   arrived = 0;
 });
@@ -44,7 +33,7 @@ type Transport = 'loopback' | 'mock.fetch';
 const TRANSPORTS: Transport[] = ['loopback', 'mock.fetch'];
 
 async function token(): Promise<string> {
-  return (await mintToken(server.url, mock.credentials)).body.access_token as string;
+  return (await mintToken(loop.url, mock.credentials)).body.access_token as string;
 }
 
 /** Creates an order with raw HTTP through `transport`; resolves with the answer as it arrives. */
@@ -54,7 +43,7 @@ async function createOrder(transport: Transport, auth: string): Promise<Response
     headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
     body: JSON.stringify({ location_id: partner().locations.payments, total_cents: 4_200 }),
   };
-  if (transport === 'loopback') return fetch(`${server.url}/pos/v1/orders`, init);
+  if (transport === 'loopback') return fetch(`${loop.url}/pos/v1/orders`, init);
   arrived++;
   return mock.fetch(new Request('https://api.payments.test/pos/v1/orders', init));
 }
@@ -170,9 +159,7 @@ describe.each(TRANSPORTS)('each fault kind through %s', (transport) => {
 
 function sdkClient(transport: Transport): PaymentsClient {
   const options = {
-    ...mock.credentials,
-    baseUrl: server.url,
-    authUrl: server.url,
+    ...loop.clientOptions(),
     maxRetries: 2,
     reconcile: 'off' as const,
   };

@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import {
-  createMockService,
-  type MockServer,
-  type MockService,
-  type MockServiceOptions,
-} from '../../src/testing/index.js';
+import { afterAll } from 'vitest';
+import type { MockServer, MockService, MockServiceOptions } from '../../src/testing/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 
 /** A raw HTTP answer from the mock. */
 export interface Answer {
@@ -64,16 +60,17 @@ export async function mintToken(
 
 /** Starts one mock per test file on loopback; `reset()` before each test. */
 export function useMock(options: MockServiceOptions = {}): MockHarness {
-  const harness = {} as MockHarness;
-  beforeAll(async () => {
-    harness.mock = createMockService(options);
-    harness.server = await harness.mock.listen();
-  });
-  afterAll(async () => {
-    await harness.mock.webhooks.flush();
-    await harness.server.close();
-  });
-  beforeEach(() => harness.mock.reset());
+  const loop = loopbackMock(options);
+  // Registered after loopbackMock's hooks, so it runs before the server closes (last in, first out).
+  afterAll(() => loop.mock.webhooks.flush());
+  const harness = {
+    get mock() {
+      return loop.mock;
+    },
+    get server() {
+      return loop.server;
+    },
+  } as MockHarness;
   harness.token = async (client = harness.mock.credentials, scope) => {
     const answer = await mintToken(harness.server.authUrl, client, scope);
     if (answer.status !== 200) throw new Error(`token: ${answer.status} ${answer.text}`);

@@ -6,13 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../src/index.js';
-import { createMockService, type MockServer, type MockService } from '../../src/testing/index.js';
 import { signWebhookPayload, type WebhookEvent } from '../../src/webhooks/index.js';
+import { loopbackMock } from '../helpers/loopback-mock.js';
 import { RECEIVERS, type RunningReceiver } from './receivers.js';
 
 describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
-  let mock: MockService;
-  let server: MockServer;
+  const loop = loopbackMock({}, { reset: false });
+  const { mock } = loop;
   let client: PaymentsClient;
   let receiver: RunningReceiver;
   let secret = '';
@@ -22,9 +22,7 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
   let failNextHandOff = false;
 
   beforeAll(async () => {
-    mock = createMockService();
-    server = await mock.listen();
-    client = new PaymentsClient({ ...mock.clientOptions(server.url), maxRetries: 0 });
+    client = new PaymentsClient({ ...loop.clientOptions(), maxRetries: 0 });
     receiver = await start({
       async onEvent(event) {
         if (failNextHandOff) {
@@ -45,7 +43,6 @@ describe.each(RECEIVERS)('the %s example receiver', (_name, start) => {
   }, 60_000);
   afterAll(async () => {
     await receiver?.close();
-    await server?.close();
   });
 
   /** Creates a payment through the client and approves it at the mock processor; returns its delivery. */
