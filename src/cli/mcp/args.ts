@@ -1,8 +1,8 @@
 // The `partner-payments mcp` command line: its usage text and its options table (read by the bins'
 // one parser, ../shared/args.ts). Nothing here imports @modelcontextprotocol/sdk, so `mcp --help`
 // and a usage error need no optional peer installed.
-import { CONNECTION, type Connection, connectionOf, scopesOf, seconds } from '../partner/args.js';
-import { parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
+import { parseFlags, parseUrlFlag, seconds, UsageError } from '../shared/args.js';
+import { CONNECTION, type Connection, connectionOf, scopesOf } from '../shared/connection.js';
 
 /** The usage text of `partner-payments mcp`. */
 export const MCP_USAGE = `Usage:
@@ -54,8 +54,6 @@ export interface McpArgs {
   intentStore: URL | undefined;
 }
 
-const { json: _json, ...connectionFlags } = CONNECTION;
-
 /** Parses the arguments after `mcp`; a bad value throws {@link UsageError}. */
 export function parseMcpArgs(
   argv: string[],
@@ -64,7 +62,7 @@ export function parseMcpArgs(
   const { values } = parseFlags({
     args: argv,
     options: {
-      ...connectionFlags,
+      ...CONNECTION,
       scopes: { type: 'string' },
       deadline: { type: 'string' },
       'allow-writes': { type: 'boolean', default: false },
