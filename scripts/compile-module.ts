@@ -1,12 +1,12 @@
-// The compiler of one zod module (used by test/schemas/compile-schemas.ts): each exported schema as a
+// The compiler of one zod module (used by scripts/compile-schemas.ts): each exported schema as a
 // compiled check built from the kit of src/schemas/check/, read from the schema's definition
 // (`_zod.def`); anything the kit does not implement is refused with where it is.
 import type * as z from 'zod';
-import { ruleOf } from '../../src/schemas/zod/fields.js';
+import { ruleOf } from '../src/schemas/zod/fields.js';
 import { fastAccept } from './compile-fast.js';
 
 /**
- * The hot request shapes: their compiled check also gets a fast path (test/schemas/compile-fast.ts),
+ * The hot request shapes: their compiled check also gets a fast path (scripts/compile-fast.ts),
  * straight-line code for the value that passes.
  */
 const HOT = new Set(['OrderCreateRequest']);
@@ -270,7 +270,7 @@ export function compileModule(
   }
 
   const header = (what: string) => [
-    `// Generated from src/schemas/zod/${module}.ts by test/schemas/compile-schemas.ts: do not edit.`,
+    `// Generated from src/schemas/zod/${module}.ts by scripts/compile-schemas.ts: do not edit.`,
     what,
   ];
   const files: Record<string, string> = {
@@ -290,7 +290,7 @@ export function compileModule(
     const names = fastLines.map((l) => /export const (\w+)/.exec(l)![1]!);
     files[`${module}.fast.ts`] = [
       ...header(
-        `// The fast paths of its hot request checks (test/schemas/compile-fast.ts): straight-line code that\n// returns the parsed value when it is sure the value passes, else REFUSE (the full check then runs).`,
+        `// The fast paths of its hot request checks (scripts/compile-fast.ts): straight-line code that\n// returns the parsed value when it is sure the value passes, else REFUSE (the full check then runs).`,
       ),
       ...fastRefs.head(new Set(['type Accept', 'type AnyValue', 'REFUSE'])),
       '',
