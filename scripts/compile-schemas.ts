@@ -45,7 +45,10 @@ export const MODULES: [name: string, exports: Record<string, unknown>][] = [
   ['specs', specs],
 ];
 
-/** The zod-free values the compiled code may import (patterns and rules), by module path from compiled/. */
+/**
+ * The zod-free values the compiled code may import (patterns, rules and value lists such as the
+ * event kinds), by module path from compiled/.
+ */
 const VALUES: [path: string, exports: Record<string, unknown>][] = [
   ['../../internal/uuid.js', uuid],
   ['../event-envelope.js', envelope],
@@ -66,8 +69,8 @@ export function compileModules(modules = MODULES): { file: string; text: string 
   const values = new Map<unknown, { path: string; name: string }>();
   for (const [path, exports] of VALUES) {
     for (const [name, value] of sortedEntries(exports)) {
-      if ((typeof value === 'function' || value instanceof RegExp) && !values.has(value))
-        values.set(value, { path, name });
+      const importable = typeof value === 'function' || value instanceof RegExp || Array.isArray(value);
+      if (importable && !values.has(value)) values.set(value, { path, name });
     }
   }
   return modules.flatMap(([module, exports]) =>
