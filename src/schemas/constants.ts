@@ -1,6 +1,6 @@
 // The value lists of the service's enums and the other constants of the schemas, without zod (so
-// that the main entry can export them without loading zod): statuses, refund reasons and event
-// kinds, the default role.
+// that the main entry can export them without loading zod): statuses, refund reasons, the default
+// role. The event kinds are src/schemas/event-envelope.ts's, beside the rest of the envelope.
 
 /**
  * Order statuses of the service (section 3.2); open for values added later.
@@ -48,24 +48,6 @@ export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'o
  * const known = (REFUND_STATUSES as readonly string[]).includes(refund.status);
  */
 export const REFUND_STATUSES = ['pending', 'approved', 'failed'] as const;
-/**
- * The event kinds about a refund: their resource is the payment plus the refund it is about.
- *
- * @example
- * const isRefundEvent = (REFUND_EVENT_KINDS as readonly string[]).includes(event.event_kind);
- */
-export const REFUND_EVENT_KINDS = [
-  'payment.refunded',
-  'payment.reversal_settled',
-  'payment.reversal_failed',
-] as const;
-/**
- * A kind of {@link REFUND_EVENT_KINDS}.
- *
- * @example
- * const kind: RefundEventKind = 'payment.reversal_failed';
- */
-export type RefundEventKind = (typeof REFUND_EVENT_KINDS)[number];
 
 /**
  * The role given to a POS user on first provisioning when none is named.

@@ -3,13 +3,11 @@
 // webhooks entry checks envelopes by hand (src/webhooks/envelope.ts): this module loads no zod.
 import type { z } from 'zod';
 import type { Open } from './common.js';
-import type { RefundEventKind } from './constants.js';
-import type { KnownEventKind } from './event-envelope.js';
+import type { KnownEventKind, RefundEventKind } from './event-envelope.js';
 import type * as Z from './zod/events.js';
 
-export { REFUND_EVENT_KINDS, type RefundEventKind } from './constants.js';
-export type { KnownEventKind } from './event-envelope.js';
-export { EVENT_KINDS } from './event-envelope.js';
+export type { KnownEventKind, RefundEventKind } from './event-envelope.js';
+export { EVENT_KINDS, REFUND_EVENT_KINDS } from './event-envelope.js';
 
 /**
  * The `event_kind` of a delivery: a known kind, or one added after this SDK version.

@@ -4,7 +4,7 @@
  * contract's shape checks, and flags over variables.
  */
 import { describe, expect, it } from 'vitest';
-import { parsePartnerArgs, type Setting } from '../../src/cli/partner/args.js';
+import { parsePartnerArgs } from '../../src/cli/partner/args.js';
 import {
   checkUrls,
   checkWebhookSecret,
@@ -14,6 +14,7 @@ import {
 import { duration, Scrubber } from '../../src/cli/partner/output.js';
 import { ORDER_CREATED, shapeProblems } from '../../src/cli/partner/verify/contract.js';
 import { UsageError } from '../../src/cli/shared/args.js';
+import type { Setting } from '../../src/cli/shared/connection.js';
 
 const set = (value: string | undefined, env = 'PAYMENTS_BASE_URL'): Setting => ({
   value,

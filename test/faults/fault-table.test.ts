@@ -182,7 +182,7 @@ describe('the slow faults, on fake time (the client times each attempt out)', ()
 });
 
 describe('the fault table of docs/retries.md', () => {
-  it('is the table these tests run (regenerate: npx tsx test/faults/write-fault-table.ts)', () => {
+  it('is the table these tests run (regenerate: npm run gen:fault-table)', () => {
     const doc = readFileSync(new URL('../../docs/retries.md', import.meta.url), 'utf8');
     expect(doc).toContain(renderFaultTable());
     // Every cell of that table was played above and came out as the table says (a case skipped,

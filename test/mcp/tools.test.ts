@@ -2,8 +2,10 @@
 // list and its schemas, read-only refusals, a charge retried with its key (one payment, also after
 // a lost answer), the amount cap, errors as tool results, and no secret in any output. Every
 // "exactly one" and "nothing sent" check has a positive control beside it.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { TOOLS } from '../../src/cli/mcp/tools/list.js';
 import { OrderCreateParams } from '../../src/schemas/zod/orders.js';
 import { body, connectStdio, leaks, type Recorded, type Session, serveRecording } from './helpers.js';
 
@@ -33,20 +35,10 @@ afterAll(async () => {
   await served?.close();
 });
 
-const TOOLS = [
-  'list_locations',
-  'get_location',
-  'get_order',
-  'find_orders',
-  'get_payment',
-  'create_order',
-  'charge',
-  'await_payment_result',
-  'void_payment',
-  'refund_payment',
-  'recover',
-];
-const WRITES = ['create_order', 'charge', 'void_payment', 'refund_payment', 'recover'];
+// The names come from the server's one list, in its order: the test holds the server, and the
+// docs, to it.
+const TOOL_NAMES = TOOLS.map((t) => t.name);
+const WRITES: string[] = TOOLS.filter((t) => t.write).map((t) => t.name);
 
 async function newOrder(s: Session, key: string, total = 3_000, extra: Record<string, unknown> = {}) {
   const r = await s.call('create_order', {
@@ -61,7 +53,7 @@ describe('the tool list', () => {
   it('lists every tool of api.md 21 with JSON Schema input and output and truthful annotations', async () => {
     const { tools } = await readOnly.client.listTools();
     readOnly.outputs.push(JSON.stringify(tools));
-    expect(tools.map((t) => t.name)).toEqual(TOOLS);
+    expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
     for (const t of tools) {
       expect(t.inputSchema.type, t.name).toBe('object');
       expect(t.outputSchema?.type, t.name).toBe('object');
@@ -84,6 +76,23 @@ describe('the tool list', () => {
     const { $schema: _, ...orderProps } = orderSchema as Record<string, unknown>;
     expect(byName.create_order!.inputSchema.properties!.order).toEqual(orderProps);
     expect(byName.find_orders!.description).toContain('NO search');
+  });
+});
+
+describe('docs/agents.md', () => {
+  const doc = readFileSync(new URL('../../docs/agents.md', import.meta.url), 'utf8');
+
+  it('has a row for every tool, in the order of tools/list, saying whether it writes', () => {
+    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| (yes|no) \|/gm)].map(([, name, w]) => ({
+      name,
+      write: w === 'yes',
+    }));
+    expect(rows).toEqual(TOOLS.map((t) => ({ name: t.name, write: t.write })));
+  });
+
+  it('names the write tools, in that order, where it tells what --allow-writes enables', () => {
+    const row = /^\| `--allow-writes` \|.*$/m.exec(doc)?.[0] ?? '';
+    expect([...row.matchAll(/`([a-z_]+)`/g)].map(([, name]) => name)).toEqual(WRITES);
   });
 });
 

@@ -1,8 +1,13 @@
 // The `partner-payments mcp` command line: its usage text and its options table (read by the bins'
 // one parser, ../shared/args.ts). Nothing here imports @modelcontextprotocol/sdk, so `mcp --help`
 // and a usage error need no optional peer installed.
-import { CONNECTION, type Connection, connectionOf, scopesOf, seconds } from '../partner/args.js';
-import { parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
+import { parseFlags, parseUrlFlag, seconds, UsageError } from '../shared/args.js';
+import { CONNECTION, type Connection, connectionOf, scopesOf } from '../shared/connection.js';
+import { TOOLS } from './tools/list.js';
+
+/** The write tools, as the usage text names them (`a, b and c`), in the order of tools/list. */
+const writeTools = TOOLS.filter((t) => t.write).map((t) => t.name);
+const WRITE_TOOLS_IN_WORDS = `${writeTools.slice(0, -1).join(', ')} and ${writeTools.at(-1)}`;
 
 /** The usage text of `partner-payments mcp`. */
 export const MCP_USAGE = `Usage:
@@ -24,7 +29,7 @@ client starts it); see docs/agents.md. It reads the variables the client reads, 
                       (default 30); past it a charge says outcome_unknown with its key
 
 Safety:
-  --allow-writes      enable create_order, charge, void_payment, refund_payment and recover
+  --allow-writes      enable ${WRITE_TOOLS_IN_WORDS}
                       (without it they are listed but refuse: the server is read-only)
   --max-amount-cents  refuse an order, charge or refund above this many cents, before anything is sent
 
@@ -54,8 +59,6 @@ export interface McpArgs {
   intentStore: URL | undefined;
 }
 
-const { json: _json, ...connectionFlags } = CONNECTION;
-
 /** Parses the arguments after `mcp`; a bad value throws {@link UsageError}. */
 export function parseMcpArgs(
   argv: string[],
@@ -64,7 +67,7 @@ export function parseMcpArgs(
   const { values } = parseFlags({
     args: argv,
     options: {
-      ...connectionFlags,
+      ...CONNECTION,
       scopes: { type: 'string' },
       deadline: { type: 'string' },
       'allow-writes': { type: 'boolean', default: false },

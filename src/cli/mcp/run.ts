@@ -5,7 +5,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigurationError, type IntentStore, PaymentsClient, type Scope } from '../../index.js';
 import { SecretRegistry } from '../../internal/redact.js';
-import type { Io } from '../partner/output.js';
+import type { Io } from '../shared/io.js';
 import type { McpArgs } from './args.js';
 import { serveHttp } from './http.js';
 import { createServer, type Shared } from './server.js';

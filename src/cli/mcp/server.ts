@@ -17,32 +17,20 @@ import { VERSION } from '../../index.js';
 import type { SecretRegistry } from '../../internal/redact.js';
 import { failureOf, Refusal, type ToolFailure } from './errors.js';
 import type { KnownOrders, Tool } from './tools/define.js';
+import { TOOLS } from './tools/list.js';
 import { READ_TOOLS } from './tools/reads.js';
-import { charge, createOrder, recover, refundPayment, voidPayment } from './tools/writes.js';
+import { WRITE_TOOLS } from './tools/writes.js';
 
-/** The tools, in the order tools/list shows them (api.md 21). */
+/** The tools, in the order tools/list shows them: that of ./tools/list.ts (api.md 21). */
 export function allTools(): Tool[] {
-  const [listLocations, getLocation, getOrder, findOrders, getPayment, awaitResult] = READ_TOOLS as [
-    Tool,
-    Tool,
-    Tool,
-    Tool,
-    Tool,
-    Tool,
-  ];
-  return [
-    listLocations,
-    getLocation,
-    getOrder,
-    findOrders,
-    getPayment,
-    createOrder,
-    charge,
-    awaitResult,
-    voidPayment,
-    refundPayment,
-    recover,
-  ];
+  const defined = new Map([...READ_TOOLS, ...WRITE_TOOLS].map((t) => [t.name, t]));
+  return TOOLS.map(({ name }) => {
+    const tool = defined.get(name);
+    if (!tool) {
+      throw new Error(`the tool ${name} of tools/list.ts has no definition in reads.ts or writes.ts`);
+    }
+    return tool;
+  });
 }
 
 /** The server's safety settings. */
@@ -94,7 +82,7 @@ export function toolList(tools: Tool[]): McpTool[] {
 /** A new MCP server (one per stdio process, one per HTTP request) over the shared client. */
 export function createServer(shared: Shared): McpServer {
   const tools = allTools();
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
   const listed = toolList(tools);
   const mcp = new McpServer(
     { name: 'partner-payments', version: VERSION },

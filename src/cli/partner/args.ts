@@ -1,8 +1,17 @@
-// The `partner-payments` bin's command line: the usage text, the options tables of `doctor` and
+// The `partner-payments` bin's command line: the usage text and the options tables of `doctor` and
 // `verify` (read by the bins' one parser, ../shared/args.ts, which throws the UsageError of a bad
-// argument), and the connection settings from flags or the client's environment variables.
+// argument). The connection flags and settings they share with `mcp` are ../shared/connection.ts.
 import { isLoopbackHost } from '../../internal/loopback.js';
-import { HELP_OPTION, parseFlags, parseUrlFlag, UsageError } from '../shared/args.js';
+import { parseFlags, parseUrlFlag, seconds, UsageError } from '../shared/args.js';
+import {
+  CONNECTION,
+  type Connection,
+  connectionOf,
+  type Env,
+  type Setting,
+  scopesOf,
+  setting,
+} from '../shared/connection.js';
 
 /** The usage text of `partner-payments`, printed by `help`, `--help` and after a usage error. */
 export const PARTNER_USAGE = `Usage:
@@ -45,25 +54,6 @@ Exit codes: 0 passed, 1 a check failed or a deviation was found, 2 usage error, 
 start (no token, no answer), 130 verify interrupted (after voiding what it charged). See docs/cli.md.
 `;
 
-/** Where a connection setting came from, so that a fix names the right place. */
-export type Source = 'flag' | 'env' | 'base URL' | 'unset';
-
-/** A connection setting as given, with where it came from; never checked here (doctor does). */
-export interface Setting {
-  value: string | undefined;
-  source: Source;
-  /** The flag and the variable that set it, for messages. */
-  flag: string;
-  env: string;
-}
-
-export interface Connection {
-  clientId: Setting;
-  clientSecret: Setting;
-  baseUrl: Setting;
-  authUrl: Setting;
-}
-
 interface Common {
   connection: Connection;
   json: boolean;
@@ -95,17 +85,10 @@ export type CliArgs =
   | { command: 'help'; topic: string | undefined }
   | { command: 'version' };
 
-type Env = Record<string, string | undefined>;
-
-/** The connection flags every command of the bin takes (and `--timeout`, `--json`, `--help`). */
-export const CONNECTION = {
-  'client-id': { type: 'string' },
-  'client-secret': { type: 'string' },
-  'base-url': { type: 'string' },
-  'auth-url': { type: 'string' },
-  timeout: { type: 'string' },
+/** The flags every command of this bin takes: the connection's, and `--json` (which mcp has not). */
+const COMMON = {
+  ...CONNECTION,
   json: { type: 'boolean', default: false },
-  ...HELP_OPTION,
 } as const;
 
 /** Parses the `partner-payments` bin's arguments; a bad value throws {@link UsageError}. */
@@ -124,7 +107,7 @@ function parseDoctor(argv: string[], env: Env): DoctorArgs | { command: 'help'; 
   const { values } = parseFlags({
     args: argv,
     options: {
-      ...CONNECTION,
+      ...COMMON,
       scopes: { type: 'string' },
       'webhook-secret': { type: 'string' },
       'max-skew': { type: 'string' },
@@ -147,7 +130,7 @@ function parseVerify(argv: string[], env: Env): VerifyArgs | { command: 'help'; 
   const { values } = parseFlags({
     args: argv,
     options: {
-      ...CONNECTION,
+      ...COMMON,
       'read-only': { type: 'boolean', default: false },
       location: { type: 'string' },
       'settle-wait': { type: 'string' },
@@ -184,55 +167,6 @@ function parseVerify(argv: string[], env: Env): VerifyArgs | { command: 'help'; 
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * `--scopes` (names with or without `svc/`, separated by commas or spaces; the default the client
- * itself asks for), each once with its `svc/` prefix.
- */
-export function scopesOf(value: string | undefined): string[] {
-  const scopes = (value ?? 'payments:create,payments:read,locations:read')
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .map((s) => (s.startsWith('svc/') ? s : `svc/${s}`));
-  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope name');
-  return [...new Set(scopes)];
-}
-
-/** The connection settings from the flags, else the client's variables. */
-export function connectionOf(values: Record<string, unknown>, env: Env): Connection {
-  const str = (name: string) => values[name] as string | undefined;
-  const baseUrl = setting(str('base-url'), env, '--base-url', 'PAYMENTS_BASE_URL');
-  const authUrl = setting(str('auth-url'), env, '--auth-url', 'PAYMENTS_AUTH_URL');
-  // As the client does: without an auth URL, tokens are minted at the base URL.
-  if (authUrl.source === 'unset' && baseUrl.value) {
-    authUrl.value = baseUrl.value;
-    authUrl.source = 'base URL';
-  }
-  return {
-    clientId: setting(str('client-id'), env, '--client-id', 'PAYMENTS_CLIENT_ID'),
-    clientSecret: setting(str('client-secret'), env, '--client-secret', 'PAYMENTS_CLIENT_SECRET'),
-    baseUrl,
-    authUrl,
-  };
-}
-
-/** A flag, else the variable (an empty variable counts as unset, as for the client). */
-function setting(flag: string | undefined, env: Env, flagName: string, envName: string): Setting {
-  if (flag !== undefined) return { value: flag, source: 'flag', flag: flagName, env: envName };
-  const fromEnv = env[envName];
-  if (fromEnv) return { value: fromEnv, source: 'env', flag: flagName, env: envName };
-  return { value: undefined, source: 'unset', flag: flagName, env: envName };
-}
-
-/** A flag's value in seconds (a number, 0 or more), or `fallback` when absent. */
-export function seconds(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || value.trim() === '') {
-    throw new UsageError(`${flag} must be a number of seconds, got ${value}`);
-  }
-  return n;
-}
 
 /** The `--webhooks` URL: http(s) on this machine, since verify listens there itself. */
 function loopbackUrl(value: string): string {

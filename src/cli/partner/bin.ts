@@ -1,7 +1,8 @@
 // The entry point of the `partner-payments` bin (doctor, verify): runs main() with the process's
 // arguments, streams and environment, and exits with its code once stdout is flushed.
+
+import { processIo } from '../shared/io.js';
 import { main } from './main.js';
-import { processIo } from './output.js';
 
 /** Exits once what was written reached the pipe (a bare process.exit can cut a piped stdout). */
 function exit(code: number): void {

@@ -4,9 +4,10 @@
 import { VERSION } from '../../index.js';
 import { MCP_USAGE, parseMcpArgs } from '../mcp/args.js';
 import { UsageError } from '../shared/args.js';
+import type { Io } from '../shared/io.js';
 import { PARTNER_USAGE, parsePartnerArgs } from './args.js';
 import { runDoctor } from './doctor/run.js';
-import { type Io, Output, Scrubber } from './output.js';
+import { Output, Scrubber } from './output.js';
 import { type RunOptions, runVerify, VerifyAbort } from './verify/run.js';
 
 /** Options that are not flags: the bin handles signals; tests poll faster. */

@@ -1,19 +1,6 @@
-// What the bin writes: the Io it writes through (stdout, stderr, the environment), and the Scrubber
+// What the bin writes: lines and a JSON document through the Io (../shared/io.ts), and the Scrubber
 // every line passes through, so that no secret reaches the terminal or a CI log even by mistake.
-
-/** Where the bin writes and what it reads (the process's, or a test's). */
-export interface Io {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  env: Record<string, string | undefined>;
-}
-
-/** The process's own streams and environment. */
-export const processIo: Io = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-};
+import type { Io } from '../shared/io.js';
 
 const REDACTED = '[REDACTED]';
 

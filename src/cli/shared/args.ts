@@ -36,3 +36,13 @@ export function parseUrlFlag(value: string, flag: string): URL {
     throw new UsageError(`${flag} must be a URL, got ${value}`);
   }
 }
+
+/** A flag's value in seconds (a number, 0 or more), or `fallback` when absent. */
+export function seconds(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || value.trim() === '') {
+    throw new UsageError(`${flag} must be a number of seconds, got ${value}`);
+  }
+  return n;
+}

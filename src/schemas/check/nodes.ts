@@ -259,7 +259,7 @@ export type Accept = (input: AnyValue) => unknown;
 const fullChecks = new WeakMap<Schema, Schema>();
 
 /**
- * `schema` with a fast path tried first (test/schemas/compile-fast.ts generates it): the parsed value
+ * `schema` with a fast path tried first (scripts/compile-fast.ts generates it): the parsed value
  * when the fast path is sure, else the full check, which raises the issues. No fast path (the build
  * for Workers and browsers has none): `schema` itself.
  */

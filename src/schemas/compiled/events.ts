@@ -1,4 +1,4 @@
-// Generated from src/schemas/zod/events.ts by test/schemas/compile-schemas.ts: do not edit.
+// Generated from src/schemas/zod/events.ts by scripts/compile-schemas.ts: do not edit.
 // The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts
 // holds the two equal.
 import {
@@ -14,7 +14,7 @@ import {
   string,
   union,
 } from '../check/index.js';
-import { ISO_TIMESTAMP_PATTERN } from '../event-envelope.js';
+import { EVENT_KINDS, ISO_TIMESTAMP_PATTERN } from '../event-envelope.js';
 import type * as Z from '../zod/events.js';
 import { uuid } from './fields.js';
 import { PaymentStatus } from './payments.js';
@@ -46,15 +46,7 @@ export const EventBase = /* @__PURE__ */ object(
   'strip',
 ) as typeof Z.EventBase & Schema;
 export const EventKind = /* @__PURE__ */ union([
-  /* @__PURE__ */ oneOf([
-    'payment.approved',
-    'payment.refunded',
-    'payment.voided',
-    'payment.cancelled',
-    'payment.expired',
-    'payment.reversal_settled',
-    'payment.reversal_failed',
-  ]),
+  /* @__PURE__ */ oneOf(EVENT_KINDS),
   /* @__PURE__ */ string(),
 ]) as typeof Z.EventKind & Schema;
 export const RefundEventResource = /* @__PURE__ */ object(

@@ -1,4 +1,4 @@
-// Generated from src/schemas/zod/metadata.ts by test/schemas/compile-schemas.ts: do not edit.
+// Generated from src/schemas/zod/metadata.ts by scripts/compile-schemas.ts: do not edit.
 // The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts
 // holds the two equal.
 import { custom, rule, type Schema } from '../check/index.js';

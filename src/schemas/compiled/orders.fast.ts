@@ -1,5 +1,5 @@
-// Generated from src/schemas/zod/orders.ts by test/schemas/compile-schemas.ts: do not edit.
-// The fast paths of its hot request checks (test/schemas/compile-fast.ts): straight-line code that
+// Generated from src/schemas/zod/orders.ts by scripts/compile-schemas.ts: do not edit.
+// The fast paths of its hot request checks (scripts/compile-fast.ts): straight-line code that
 // returns the parsed value when it is sure the value passes, else REFUSE (the full check then runs).
 
 import { UUID_PATTERN } from '../../internal/uuid.js';

@@ -1,4 +1,4 @@
-// Generated from src/schemas/zod/specs.ts by test/schemas/compile-schemas.ts: do not edit.
+// Generated from src/schemas/zod/specs.ts by scripts/compile-schemas.ts: do not edit.
 // The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts
 // holds the two equal.
 import { record, type Schema, unknown } from '../check/index.js';

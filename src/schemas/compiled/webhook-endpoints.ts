@@ -1,7 +1,8 @@
-// Generated from src/schemas/zod/webhook-endpoints.ts by test/schemas/compile-schemas.ts: do not edit.
+// Generated from src/schemas/zod/webhook-endpoints.ts by scripts/compile-schemas.ts: do not edit.
 // The zod schemas of that file as compiled checks (src/schemas/check/); test/schemas/compiled.test.ts
 // holds the two equal.
 import { array, minLength, nullable, object, oneOf, optional, type Schema, string } from '../check/index.js';
+import { EVENT_KINDS } from '../event-envelope.js';
 import type * as Z from '../zod/webhook-endpoints.js';
 import { EventKind } from './events.js';
 import { secureUrl, timestamp } from './fields.js';
@@ -24,15 +25,7 @@ export const WebhookEndpointCreateParams = /* @__PURE__ */ object(
     event_kinds: /* @__PURE__ */ optional(
       /* @__PURE__ */ array(
         /* @__PURE__ */ oneOf(
-          [
-            'payment.approved',
-            'payment.refunded',
-            'payment.voided',
-            'payment.cancelled',
-            'payment.expired',
-            'payment.reversal_settled',
-            'payment.reversal_failed',
-          ],
+          EVENT_KINDS,
           'must be one of payment.approved, payment.refunded, payment.voided, payment.cancelled, payment.expired, payment.reversal_settled, payment.reversal_failed',
         ),
         undefined,

@@ -48,7 +48,7 @@ const RULES = new WeakMap<object, Rule<never>>();
 
 /**
  * A cross-field rule as a zod check: every issue `rule` returns is added at its path. The schema
- * compiler (test/schemas/compile-schemas.ts) reads the rule back with {@link ruleOf}.
+ * compiler (scripts/compile-schemas.ts) reads the rule back with {@link ruleOf}.
  */
 export function ruleCheck<T>(rule: Rule<T>): z.core.$ZodCheck<T> {
   const check = z.superRefine((value: T, ctx) => {

@@ -1,8 +1,10 @@
 // What one tool of `partner-payments mcp` is: its name, description, input and output schemas (zod,
-// the SDK's own where one exists), MCP annotations, whether it writes, the amount it would move (for
-// --max-amount-cents), and what it runs. The server (../server.ts) lists and calls them.
+// the SDK's own where one exists), MCP annotations, whether it writes (as ./list.ts says), the
+// amount it would move (for --max-amount-cents), and what it runs. The server (../server.ts) lists
+// and calls them in the order of ./list.ts.
 import * as z from 'zod';
 import type { PaymentsClient } from '../../../index.js';
+import { type ToolName, writes } from './list.js';
 
 /** The orders this server has seen (created, charged or read), newest last: what find_orders searches. */
 export class KnownOrders {
@@ -40,21 +42,25 @@ export interface Annotations {
 
 /** One tool. `I` and `O` are zod object schemas; `O` describes `structuredContent`. */
 export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  name: string;
+  /** One of ./list.ts, which places the tool in tools/list. */
+  name: ToolName;
   description: string;
   input: I;
   output: O;
   annotations: Annotations;
-  /** Refused unless the server runs with --allow-writes. */
+  /** Refused unless the server runs with --allow-writes (from ./list.ts, by the name). */
   write: boolean;
   /** The cents this call would order, charge or refund (checked against --max-amount-cents). */
   amount?: (args: z.output<I>) => number | undefined;
   run(ctx: ToolContext, args: z.output<I>): Promise<z.input<O>>;
 }
 
-/** A tool, typed by its schemas (so that `run` and `amount` see the parsed arguments). */
-export function tool<I extends z.ZodType, O extends z.ZodType>(def: Tool<I, O>): Tool {
-  return def as unknown as Tool;
+/**
+ * A tool, typed by its schemas (so that `run` and `amount` see the parsed arguments); whether it
+ * writes is taken from ./list.ts, so that the list and the tool cannot disagree.
+ */
+export function tool<I extends z.ZodType, O extends z.ZodType>(def: Omit<Tool<I, O>, 'write'>): Tool {
+  return { ...def, write: writes(def.name) } as unknown as Tool;
 }
 
 /** Annotations of a tool that only reads from the service. */

@@ -22,7 +22,6 @@ const listLocations = tool({
   input: LocationListParams,
   output: LocationPage,
   annotations: readOnly('List locations'),
-  write: false,
   run: async ({ client, signal }, args) => {
     const page = await client.locations.list(args, { signal });
     return { items: page.items, total: page.total, limit: page.limit, offset: page.offset };
@@ -36,7 +35,6 @@ const getLocation = tool({
   input: z.strictObject({ location_id: uuid.describe('The location id (a UUID), from list_locations.') }),
   output: LocationSchema,
   annotations: readOnly('Get a location'),
-  write: false,
   run: ({ client, signal }, args) => client.locations.get(args.location_id, { signal }),
 });
 
@@ -47,7 +45,6 @@ const getOrder = tool({
   input: z.strictObject({ order_id: orderId }),
   output: Order,
   annotations: readOnly('Get an order'),
-  write: false,
   run: async ({ client, known, signal }, args) => {
     const order = await client.orders.get(args.order_id, { signal });
     known.add(order.order_id);
@@ -70,7 +67,6 @@ const findOrders = tool({
     note: z.string(),
   }),
   annotations: readOnly('Find orders by reference (among the orders this server knows)'),
-  write: false,
   run: async ({ client, known, signal }, args) => {
     const ids = known.list().slice(0, FIND_LIMIT);
     const orders = [];
@@ -93,7 +89,6 @@ const getPayment = tool({
   input: z.strictObject({ order_id: orderId, payment_id: paymentId }),
   output: Payment,
   annotations: readOnly('Get a payment'),
-  write: false,
   run: async ({ client, known, signal }, args) => {
     known.add(args.order_id);
     return client.payments.get(args.order_id, args.payment_id, { signal });
@@ -121,7 +116,6 @@ const awaitPaymentResult = tool({
   }),
   output: Payment,
   annotations: readOnly('Wait for a payment result'),
-  write: false,
   run: async ({ client, known, signal }, args) => {
     known.add(args.order_id);
     return client.awaitPaymentResult(args.order_id, args.payment_id, {
@@ -132,7 +126,7 @@ const awaitPaymentResult = tool({
   },
 });
 
-/** The read-only tools, in the order they are listed. */
+/** The read-only tools this file defines (tools/list shows them in the order of ./list.ts). */
 export const READ_TOOLS: Tool[] = [
   listLocations,
   getLocation,

@@ -47,7 +47,6 @@ const createOrder = tool({
     idempotentHint: true,
     openWorldHint: true,
   },
-  write: true,
   amount: (args) => args.order.total_cents,
   run: async ({ client, known, signal }, args) => {
     const order = await client.orders.create(args.order, {
@@ -102,7 +101,6 @@ const charge = tool({
     idempotentHint: true,
     openWorldHint: true,
   },
-  write: true,
   amount: (args) => args.amount_cents ?? args.order?.total_cents,
   run: async ({ client, known, signal }, args) => {
     const key = args.idempotency_key;
@@ -143,7 +141,6 @@ const voidPayment = tool({
     idempotentHint: true,
     openWorldHint: true,
   },
-  write: true,
   run: async ({ client, known, signal }, args) => {
     known.add(args.order_id);
     return client.payments.void(args.order_id, args.payment_id, { signal });
@@ -169,7 +166,6 @@ const refundPayment = tool({
     idempotentHint: true,
     openWorldHint: true,
   },
-  write: true,
   amount: (args) => args.amount_cents,
   run: async ({ client, known, signal }, args) => {
     known.add(args.order_id);
@@ -212,7 +208,6 @@ const recover = tool({
     idempotentHint: true,
     openWorldHint: true,
   },
-  write: true,
   run: async ({ client, signal }, args) => {
     const report = await client.recover({
       ...(args.older_than_seconds === undefined ? {} : { olderThanMs: args.older_than_seconds * 1000 }),
@@ -232,5 +227,5 @@ const recover = tool({
   },
 });
 
-export type { Tool };
-export { charge, createOrder, recover, refundPayment, voidPayment };
+/** The write tools this file defines (tools/list shows them in the order of ./list.ts). */
+export const WRITE_TOOLS: Tool[] = [createOrder, charge, voidPayment, refundPayment, recover];

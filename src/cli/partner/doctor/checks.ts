@@ -2,7 +2,7 @@
 // SDK's, the clock skew from a Date header, and the webhook secret's form. Each returns a Check
 // with its verdict, a one-line message and the fix; nothing here sends a request.
 import { isLoopbackHost } from '../../../internal/loopback.js';
-import type { Setting } from '../args.js';
+import type { Setting } from '../../shared/connection.js';
 import { duration } from '../output.js';
 
 export type CheckVerdict = 'ok' | 'warn' | 'fail' | 'skip';

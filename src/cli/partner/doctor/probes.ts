@@ -2,7 +2,7 @@
 // credentials, the scopes (one token request each) and the API (its description and a read with
 // the client's token).
 import { APIConnectionError, APIError, InvalidResponseError, type PaymentsClient } from '../../../index.js';
-import type { Connection } from '../args.js';
+import type { Connection } from '../../shared/connection.js';
 import { duration } from '../output.js';
 import { causeCode, describeError, type MintResult } from '../sdk.js';
 import type { Check } from './checks.js';

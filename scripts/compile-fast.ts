@@ -1,9 +1,9 @@
-// The fast path of a hot schema (used by test/schemas/compile-module.ts): straight-line code that reads
+// The fast path of a hot schema (used by scripts/compile-module.ts): straight-line code that reads
 // each declared key by name and tests each value in place, and either returns the parsed value (the
 // same value, key order included, that the full check returns) or REFUSE, whenever it is not sure:
 // the full check then runs and raises the issues. Only acceptance must be exact; refusing is safe.
 import type * as z from 'zod';
-import { ruleOf } from '../../src/schemas/zod/fields.js';
+import { ruleOf } from '../src/schemas/zod/fields.js';
 
 type Schema = z.core.$ZodType;
 type Def = Record<string, unknown> & { type: string; checks?: { _zod: { def: Def } }[] };

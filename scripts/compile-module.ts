@@ -1,12 +1,12 @@
-// The compiler of one zod module (used by test/schemas/compile-schemas.ts): each exported schema as a
+// The compiler of one zod module (used by scripts/compile-schemas.ts): each exported schema as a
 // compiled check built from the kit of src/schemas/check/, read from the schema's definition
 // (`_zod.def`); anything the kit does not implement is refused with where it is.
 import type * as z from 'zod';
-import { ruleOf } from '../../src/schemas/zod/fields.js';
+import { ruleOf } from '../src/schemas/zod/fields.js';
 import { fastAccept } from './compile-fast.js';
 
 /**
- * The hot request shapes: their compiled check also gets a fast path (test/schemas/compile-fast.ts),
+ * The hot request shapes: their compiled check also gets a fast path (scripts/compile-fast.ts),
  * straight-line code for the value that passes.
  */
 const HOT = new Set(['OrderCreateRequest']);
@@ -59,6 +59,19 @@ function fileRefs(values: Map<unknown, { path: string; name: string }>) {
     }
     throw new Unsupported(`${where}: a function that no zod-free module of src/schemas exports`);
   };
+  /**
+   * The name of a value list that a zod-free module exports with exactly these options, in this
+   * order (the event kinds, say): the compiled check imports that list rather than copying it.
+   */
+  const listRef = (options: readonly unknown[]): string | undefined => {
+    for (const [v, found] of values) {
+      if (Array.isArray(v) && v.length === options.length && v.every((o, i) => o === options[i])) {
+        use(found.path, found.name);
+        return found.name;
+      }
+    }
+    return undefined;
+  };
   const head = (kit: Set<string>) => [
     `import { ${[...kit].sort((a, b) => a.replace('type ', '').localeCompare(b.replace('type ', ''))).join(', ')} } from '../check/index.js';`,
     ...[...imports]
@@ -70,7 +83,7 @@ function fileRefs(values: Map<unknown, { path: string; name: string }>) {
       ([re, name]) =>
         `const ${name} = /* @__PURE__ */ new RegExp(${JSON.stringify(re.source)}, ${JSON.stringify(re.flags)});`,
     );
-  return { use, valueRef, head, patterns };
+  return { use, valueRef, listRef, head, patterns };
 }
 
 /**
@@ -85,7 +98,7 @@ export function compileModule(
   values: Map<unknown, { path: string; name: string }>,
 ): Record<string, string> {
   const kit = new Set<string>(['type Schema']);
-  const { use, valueRef, head, patterns } = fileRefs(values);
+  const { use, valueRef, listRef, head, patterns } = fileRefs(values);
   const fastRefs = fileRefs(values);
   const fastLines: string[] = [];
   const lines: string[] = [];
@@ -231,7 +244,8 @@ export function compileModule(
           d.type === 'enum'
             ? [...((s as unknown as { options: unknown[] }).options ?? [])]
             : (d.values as unknown[]);
-        return call('oneOf', [JSON.stringify(options), text(message)]);
+        const list = d.type === 'enum' ? listRef(options) : undefined;
+        return call('oneOf', [list ?? JSON.stringify(options), text(message)]);
       }
       case 'optional':
         return call('optional', [expr(d.innerType as Schema, `${where}?`)]);
@@ -270,7 +284,7 @@ export function compileModule(
   }
 
   const header = (what: string) => [
-    `// Generated from src/schemas/zod/${module}.ts by test/schemas/compile-schemas.ts: do not edit.`,
+    `// Generated from src/schemas/zod/${module}.ts by scripts/compile-schemas.ts: do not edit.`,
     what,
   ];
   const files: Record<string, string> = {
@@ -290,7 +304,7 @@ export function compileModule(
     const names = fastLines.map((l) => /export const (\w+)/.exec(l)![1]!);
     files[`${module}.fast.ts`] = [
       ...header(
-        `// The fast paths of its hot request checks (test/schemas/compile-fast.ts): straight-line code that\n// returns the parsed value when it is sure the value passes, else REFUSE (the full check then runs).`,
+        `// The fast paths of its hot request checks (scripts/compile-fast.ts): straight-line code that\n// returns the parsed value when it is sure the value passes, else REFUSE (the full check then runs).`,
       ),
       ...fastRefs.head(new Set(['type Accept', 'type AnyValue', 'REFUSE'])),
       '',

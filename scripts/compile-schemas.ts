@@ -4,29 +4,29 @@
 // refuses anything the kit does not implement, so a schema can only change in a way the compiled
 // copy follows. test/schemas/compiled.test.ts fails when a compiled file is out of date.
 //
-//   npx tsx test/schemas/compile-schemas.ts          writes src/schemas/compiled/
+//   npm run gen:schemas          writes src/schemas/compiled/ (tsx scripts/compile-schemas.ts)
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import * as uuid from '../../src/internal/uuid.js';
-import * as common from '../../src/schemas/common.js';
-import * as envelope from '../../src/schemas/event-envelope.js';
-import * as level3Rules from '../../src/schemas/rules/level3.js';
-import * as metadataRules from '../../src/schemas/rules/metadata.js';
-import * as orderRules from '../../src/schemas/rules/orders.js';
-import * as events from '../../src/schemas/zod/events.js';
-import * as fields from '../../src/schemas/zod/fields.js';
-import * as launchTokens from '../../src/schemas/zod/launch-tokens.js';
-import * as level3 from '../../src/schemas/zod/level3.js';
-import * as locations from '../../src/schemas/zod/locations.js';
-import * as metadata from '../../src/schemas/zod/metadata.js';
-import * as oauth from '../../src/schemas/zod/oauth.js';
-import * as orders from '../../src/schemas/zod/orders.js';
-import * as payments from '../../src/schemas/zod/payments.js';
-import * as refunds from '../../src/schemas/zod/refunds.js';
-import * as specs from '../../src/schemas/zod/specs.js';
-import * as webhookEndpoints from '../../src/schemas/zod/webhook-endpoints.js';
+import * as uuid from '../src/internal/uuid.js';
+import * as common from '../src/schemas/common.js';
+import * as envelope from '../src/schemas/event-envelope.js';
+import * as level3Rules from '../src/schemas/rules/level3.js';
+import * as metadataRules from '../src/schemas/rules/metadata.js';
+import * as orderRules from '../src/schemas/rules/orders.js';
+import * as events from '../src/schemas/zod/events.js';
+import * as fields from '../src/schemas/zod/fields.js';
+import * as launchTokens from '../src/schemas/zod/launch-tokens.js';
+import * as level3 from '../src/schemas/zod/level3.js';
+import * as locations from '../src/schemas/zod/locations.js';
+import * as metadata from '../src/schemas/zod/metadata.js';
+import * as oauth from '../src/schemas/zod/oauth.js';
+import * as orders from '../src/schemas/zod/orders.js';
+import * as payments from '../src/schemas/zod/payments.js';
+import * as refunds from '../src/schemas/zod/refunds.js';
+import * as specs from '../src/schemas/zod/specs.js';
+import * as webhookEndpoints from '../src/schemas/zod/webhook-endpoints.js';
 import { compileModule, isSchema, type Schema, sortedEntries } from './compile-module.js';
 
 /** The zod modules, in an order where a module comes after those whose schemas it uses. */
@@ -45,7 +45,10 @@ export const MODULES: [name: string, exports: Record<string, unknown>][] = [
   ['specs', specs],
 ];
 
-/** The zod-free values the compiled code may import (patterns and rules), by module path from compiled/. */
+/**
+ * The zod-free values the compiled code may import (patterns, rules and value lists such as the
+ * event kinds), by module path from compiled/.
+ */
 const VALUES: [path: string, exports: Record<string, unknown>][] = [
   ['../../internal/uuid.js', uuid],
   ['../event-envelope.js', envelope],
@@ -66,8 +69,8 @@ export function compileModules(modules = MODULES): { file: string; text: string 
   const values = new Map<unknown, { path: string; name: string }>();
   for (const [path, exports] of VALUES) {
     for (const [name, value] of sortedEntries(exports)) {
-      if ((typeof value === 'function' || value instanceof RegExp) && !values.has(value))
-        values.set(value, { path, name });
+      const importable = typeof value === 'function' || value instanceof RegExp || Array.isArray(value);
+      if (importable && !values.has(value)) values.set(value, { path, name });
     }
   }
   return modules.flatMap(([module, exports]) =>
@@ -78,7 +81,7 @@ export function compileModules(modules = MODULES): { file: string; text: string 
   );
 }
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The repository's formatter: biome's native binary when it is installed (fast), else through npx. */
 const BIOME = (() => {
@@ -99,7 +102,7 @@ function format(path: string, text: string): string {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = new URL('../../src/schemas/compiled/', import.meta.url);
+  const dir = new URL('../src/schemas/compiled/', import.meta.url);
   for (const { file, text } of compileModules()) writeFileSync(new URL(file, dir), text);
   console.log(`wrote ${MODULES.length} modules to src/schemas/compiled/`);
 }
