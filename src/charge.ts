@@ -11,12 +11,13 @@ import { IdempotencyConflictError } from './core/errors/local-errors.js';
 import type { IntentStore } from './core/stores/intent-store.js';
 import type { RequestOptions } from './core/types.js';
 import { storeFailure } from './intents/failures.js';
+import { formatCents } from './internal/format.js';
 import type { AwaitResultOptions } from './polling.js';
 import { paymentCreation } from './resources/endpoints.js';
 import type { Orders } from './resources/orders.js';
 import { OrderCreateRequest } from './schemas/compiled/orders.js';
-import { PaymentCreateParams } from './schemas/compiled/payments.js';
-import type { OrderCreated, OrderCreateParams } from './schemas/orders.js';
+import { Payment, PaymentCreateParams } from './schemas/compiled/payments.js';
+import type { Order, OrderCreated, OrderCreateParams } from './schemas/orders.js';
 import type * as P from './schemas/payments.js';
 
 /**
@@ -110,9 +111,17 @@ export async function charge(
     ? await readOrder(client, known.orderId, step(), key)
     : await createOrder(client, orderBody, step(), key);
   const orderId = order.order_id;
-  const spec = paymentCreation(orderId, paymentBody, step());
-  spec.intent.charge = JSON.stringify(orderBody);
-  let payment = await client.request(spec);
+  // A store that forgets (the default, in this process's memory) cannot know a key that an earlier
+  // process paid under, so the service's own records are the memory: the order came back under
+  // the key (the service keeps it 24 hours), and a payment already on it is this charge's payment,
+  // whatever its status. A payment is sent only when the order has none (api.md 22).
+  let payment =
+    known || durable(context.store) ? undefined : await paidBefore(client, orderId, paymentBody, step(), key);
+  if (payment === undefined) {
+    const spec = paymentCreation(orderId, paymentBody, step());
+    spec.intent.charge = JSON.stringify(orderBody);
+    payment = await client.request(spec);
+  }
   if (params.awaitResult) {
     const wait: AwaitResultOptions = Object.assign({}, params.awaitResult === true ? {} : params.awaitResult);
     wait.signal ??= opts?.signal;
@@ -123,13 +132,48 @@ export async function charge(
   return { order, payment };
 }
 
+/** Whether `store` keeps what it holds across a restart of the process (the store contract). */
+function durable(store: IntentStore): boolean {
+  return (store as { durable?: boolean }).durable === true;
+}
+
+/**
+ * The payment already on the charge's order, read from the service: undefined when it has none (a
+ * payment may be sent), the earliest of the charge's amount and method when it has such payments.
+ * Payments of other amounts or methods only (the hosted page, another tool): nothing is sent, and
+ * the error lists them, for a person to decide.
+ */
+async function paidBefore(
+  client: ChargeClient,
+  orderId: string,
+  body: P.PaymentCreateParams,
+  options: RequestOptions,
+  key: string,
+): Promise<P.Payment | undefined> {
+  const { payments } = await readOrder(client, orderId, options, key);
+  if (payments.length === 0) return undefined;
+  const same = payments
+    .filter((p) => p.amount_cents === body.amount_cents && p.method === body.method)
+    .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  const first = same[0];
+  if (first) return Payment.parse(Object.assign({ order_id: orderId }, first)) as P.Payment;
+  const listed = payments
+    .map((p) => `${p.payment_id} (${p.status}, ${formatCents(p.amount_cents)}, ${p.method})`)
+    .join(', ');
+  const error = new CallError(
+    `Order ${orderId} of charge key '${key}' already has payments of other amounts or methods: ${listed}. A payment is sent only when the order has none, so nothing was sent: look at them (client.orders.get('${orderId}')) before charging again, and do not charge under a new key.`,
+  );
+  error.idempotencyKey = key;
+  throw error;
+}
+
 /** The order of a key the intent store knows; a failed read says what this call did not do. */
 async function readOrder(
   client: ChargeClient,
   orderId: string,
   options: RequestOptions,
   key: string,
-): Promise<OrderCreated> {
+): Promise<Order> {
   options.idempotencyKey = undefined;
   try {
     return await client.orders.get(orderId, options);

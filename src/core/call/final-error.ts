@@ -17,8 +17,10 @@ export interface CallEnding {
   /** The error of the last attempt, or what stopped the call (an abort, the deadline, a token). */
   error: unknown;
   spec: RequestSpec & { context?: string | undefined };
-  /** The key an order creation sent. */
+  /** An order creation's key: as the caller gave it, else the one the SDK made for the call. */
   idempotencyKey: string | undefined;
+  /** The `Idempotency-Key` it sent: the key itself when a UUID, else the key's UUID v5. */
+  sentKey?: string | undefined;
   /** Whether an attempt may have been processed (it failed ambiguously, or was in flight). */
   ambiguous: boolean;
   /** The retry decision, when the policy gave up on a retryable failure. */
@@ -57,7 +59,11 @@ export function finishError(ending: CallEnding): CallError {
     final.outcomeUnknown = true;
     if (spec.retry === 'keyed') {
       parts.push(
-        `The order may have been created: retry with { idempotencyKey: '${ending.idempotencyKey}' } to get it back without creating a second one.`,
+        `The order may have been created: retry with { idempotencyKey: '${ending.idempotencyKey}' }${
+          ending.sentKey !== undefined && ending.sentKey !== ending.idempotencyKey
+            ? ` (sent as Idempotency-Key ${ending.sentKey})`
+            : ''
+        } to get it back without creating a second one.`,
       );
     } else {
       final.reconcile = spec.reconcile ?? DEFAULT_RECONCILE;

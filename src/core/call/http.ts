@@ -260,7 +260,10 @@ export class HttpCore implements Requester {
       const final = finishError({
         error: explained,
         spec,
-        idempotencyKey: headers['idempotency-key'],
+        // The key as the caller gave it (an order's string key is sent as its UUID v5), or the one
+        // the SDK made: what a rerun must pass again.
+        idempotencyKey: (opts?.idempotencyKey as string | undefined) ?? headers['idempotency-key'],
+        sentKey: headers['idempotency-key'],
         ambiguous: ambiguous || inFlight,
         decision,
         secrets: cfg.secrets,
