@@ -67,8 +67,8 @@ export type { BucketLimit } from './core/stores/token-bucket.js';
 export type { StoredToken, TokenStore } from './core/stores/token-store.js';
 export { MemoryTokenStore } from './core/stores/token-store.js';
 // The per-call options, and the spec `client.request()` takes for an endpoint the SDK does not cover
-// (its intent runner's members are @internal, left out of the built types); what the core fills
-// in and settles a call with is the core's own.
+// (the built types leave out the members its intent runner uses); what the core fills in and
+// settles a call with is the core's own.
 export type { RequestOptions, RequestSpec } from './core/types.js';
 export type { ConfirmReturnOptions, HostedCheckoutReturn } from './hosted-checkout.js';
 export { confirmHostedCheckoutReturn } from './hosted-checkout.js';
