@@ -26,7 +26,10 @@ export default defineConfig([
       stores: 'src/stores/index.ts',
     },
     format: ['esm', 'cjs'],
-    dts: true,
+    // Declarations tagged @internal (the intent runner's hooks on a call's spec, the memory store's
+    // synchronous fast path) are the SDK's own: left out of the shipped types, so partners neither
+    // see nor reach for them. scripts/api-report.mjs (`npm run check:api`) fails if one ships.
+    dts: { compilerOptions: { stripInternal: true } },
     // No source maps in the package: dist is unminified (stack traces already name readable lines),
     // and the maps, with the sources inlined, were 62% of what it unpacked to (docs/benchmarks.md).
     sourcemap: false,

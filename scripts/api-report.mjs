@@ -2,13 +2,90 @@
 // @microsoft/api-extractor from the built declarations (dist/*.d.ts, so run `npm run build` first).
 // `npm test` runs it in check mode (`npm run check:api`): any change to what partners can import
 // fails until the report is accepted with `npm run api:update` and committed, so the change shows
-// in review as a diff of api/*.api.md.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+// in review as a diff of api/*.api.md. Two more checks run on the same build: the main entry
+// names at most MAX_NAMES.partner-payments exports (a partner reads the surface it learns), and no
+// declaration tagged @internal reaches a shipped .d.ts (tsup.config.ts builds them with
+// `stripInternal`; a build that lost the option would ship the intent runner's hooks again).
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CompilerState, Extractor, ExtractorConfig } from '@microsoft/api-extractor';
+import ts from 'typescript';
 
 const repoRoot = resolve(import.meta.dirname, '..');
+
+/**
+ * The most names each report may list, by report name. 0.4.0 took the main entry from 182 names to
+ * 150 by leaving out the core's plumbing; a name added past the limit means another goes, or the
+ * limit is raised here on purpose, in review.
+ */
+export const MAX_NAMES = { 'partner-payments': 150 };
+
+/** The names an API report exports, each once (a class or const and its type of one name count once). */
+export function exportedNames(report) {
+  const names = new Set();
+  const declaration =
+    /^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|let|var|enum|namespace) ([\w$]+)/gm;
+  for (const match of report.matchAll(declaration)) names.add(match[1]);
+  return [...names].sort();
+}
+
+/** The reports of the package at `root` that list more names than MAX_NAMES allows. */
+export function overLimit(root = repoRoot, limits = MAX_NAMES) {
+  const over = [];
+  for (const [report, max] of Object.entries(limits)) {
+    const path = resolve(root, 'api', `${report}.api.md`);
+    if (!existsSync(path)) continue;
+    const count = exportedNames(readFileSync(path, 'utf8')).length;
+    if (count > max) over.push({ report, count, max });
+  }
+  return over;
+}
+
+/**
+ * Each declaration of a .d.ts text whose doc comment carries an `@internal` tag, as
+ * `Container.member` (or the top-level name), with its line. TypeScript's own JSDoc parser reads the
+ * tags; like `stripInternal`, which drops any declaration whose doc comment holds the text
+ * `@internal`, it takes the tag wherever it stands in the comment.
+ */
+export function internalLeaks(text, fileName = 'input.d.ts') {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const seen = new Set();
+  const leaks = [];
+  const nameOf = (node) => {
+    if (ts.isVariableStatement(node)) node = node.declarationList.declarations[0] ?? node;
+    const own = node.name && ts.isIdentifier(node.name) ? node.name.text : node.name?.getText(source);
+    const parent = node.parent && (ts.isClassLike(node.parent) || ts.isInterfaceDeclaration(node.parent));
+    return parent && node.parent.name ? `${node.parent.name.text}.${own}` : (own ?? ts.SyntaxKind[node.kind]);
+  };
+  const visit = (node) => {
+    for (const tag of ts.getJSDocTags(node)) {
+      if (tag.tagName.text !== 'internal' || seen.has(tag.pos)) continue;
+      seen.add(tag.pos);
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      leaks.push({ name: nameOf(node), line: line + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return leaks;
+}
+
+/** Every @internal declaration in the .d.ts and .d.cts files under `dir` (dist/ by default). */
+export function shippedInternals(dir = resolve(repoRoot, 'dist')) {
+  const leaks = [];
+  const walk = (at) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.d\.c?ts$/.test(entry.name))
+        for (const leak of internalLeaks(readFileSync(path, 'utf8'), path))
+          leaks.push({ file: relative(dir, path), ...leak });
+    }
+  };
+  walk(dir);
+  return leaks;
+}
 
 /** Each entry of "exports" of the package at `root`, with its ESM declaration file and report name. */
 export function entries(root = repoRoot) {
@@ -140,7 +217,8 @@ export function runReports({ root = repoRoot, local = false, quiet = false } = {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const local = process.argv.includes('--local');
   const started = performance.now();
-  const { changed, ok } = runReports({ local });
+  const { changed, ok: reportsOk } = runReports({ local });
+  let ok = reportsOk;
   const took = `${Math.round(performance.now() - started)} ms`;
   if (local) {
     const what = changed.map((entry) => `api/${entry.report}.api.md`).join(', ') || 'nothing changed';
@@ -156,6 +234,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('commit api/*.api.md, listing removed or renamed exports in CHANGELOG.md.');
   } else if (ok) {
     console.log(`api-report: the ${entries().length} entries match api/*.api.md (${took})`);
+  }
+  for (const { report, count, max } of overLimit()) {
+    console.error(
+      `api-report: api/${report}.api.md lists ${count} names, more than ${max} (MAX_NAMES in scripts/api-report.mjs): leave internal building blocks out of the entry`,
+    );
+    ok = false;
+  }
+  const leaks = shippedInternals();
+  if (leaks.length > 0) {
+    console.error('api-report: declarations tagged @internal reach the shipped types:');
+    for (const leak of leaks) console.error(`  dist/${leak.file}:${leak.line} ${leak.name}`);
+    console.error('The declaration build strips them (`stripInternal` in tsup.config.ts): is it still set?');
+    ok = false;
   }
   if (!ok) process.exit(1);
 }

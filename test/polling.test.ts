@@ -7,12 +7,12 @@ import {
   NotFoundError,
   type Payment,
   PaymentResultTimeoutError,
-  type PollingClient,
   type PollProgress,
   RateLimitError,
   type Refund,
   ResultTimeoutError,
 } from '../src/index.js';
+import type { PollingClient } from '../src/polling.js';
 
 const ORDER = '0b7e7a52-3a4c-4c51-8f0e-4d3b2a1c9e8f';
 const PAY = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';

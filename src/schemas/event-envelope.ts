@@ -48,7 +48,8 @@ export const REFUND_EVENT_KINDS = [
   'payment.reversal_failed',
 ] as const satisfies readonly KnownEventKind[];
 /**
- * A kind of {@link REFUND_EVENT_KINDS}.
+ * An event kind whose resource is a refund: `payment.refunded`, `payment.reversal_settled` or
+ * `payment.reversal_failed`.
  *
  * @example
  * const kind: RefundEventKind = 'payment.reversal_failed';

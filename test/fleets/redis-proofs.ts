@@ -3,7 +3,7 @@
 // (redis-cluster-*.test.ts): the suite's engine URL says which (cluster.ts). Their controls, which
 // need no store, stay with the single-Redis files.
 import { expect, it } from 'vitest';
-import type { RateLimit } from '../../src/index.js';
+import type { RateLimit } from '../../src/core/stores/token-bucket.js';
 import { resetCounts } from './counting-mock.js';
 import { makeDeliveries, runsPerEvent, SECRET } from './deliveries.js';
 import type { StoreKind } from './protocol.js';
