@@ -140,3 +140,50 @@ describe('client.charge rerun after a restart, on the default store', () => {
     expect(paymentsOf(first.order.order_id)).toHaveLength(2);
   });
 });
+
+describe('payments.create and refunds.create with a key, refused after a restart on the default store', () => {
+  it('a payment: the error shows the order’s payments and names the durable stores, never a smaller amount', async () => {
+    const placed = await process().orders.create(order('INV-2001', 3_000));
+    const paid = await process().payments.create(
+      placed.order_id,
+      { method: 'card', amount_cents: 3_000 },
+      { idempotencyKey: 'pay-INV-2001' },
+    );
+    const error = await caught(
+      process().payments.create(
+        placed.order_id,
+        { method: 'card', amount_cents: 3_000 },
+        { idempotencyKey: 'pay-INV-2001' },
+      ),
+    );
+    expect((error as { code?: string }).code).toMatch(/order_already_paid|amount_exceeds_order_total/);
+    expect((error as CallError).idempotencyKey).toBe('pay-INV-2001');
+    const message = (error as Error).message;
+    expect(message).toContain(paid.payment_id);
+    expect(message).toContain("idempotency key 'pay-INV-2001'");
+    expect(message).toContain('fileStores(directory)');
+    expect(message).not.toMatch(/correct the request/i);
+    expect(paymentsOf(placed.order_id)).toHaveLength(1);
+  });
+
+  it('a refund: the error shows the payment as the service holds it', async () => {
+    const placed = await process().orders.create(order('INV-2002', 3_000));
+    const paid = await process().payments.create(placed.order_id, { method: 'card', amount_cents: 3_000 });
+    mock.processor.approve(paid.payment_id);
+    mock.processor.settle(paid.payment_id);
+    const refund = () =>
+      process().refunds.create(
+        placed.order_id,
+        paid.payment_id,
+        { amount_cents: 3_000 },
+        { idempotencyKey: 'refund-INV-2002' },
+      );
+    await refund();
+    const error = await caught(refund());
+    const message = (error as Error).message;
+    expect(message).toContain(paid.payment_id);
+    expect(message).toContain("idempotency key 'refund-INV-2002'");
+    expect(message).toContain('survives');
+    expect(mock.snapshot().refunds.filter((r) => r.payment_id === paid.payment_id)).toHaveLength(1);
+  });
+});

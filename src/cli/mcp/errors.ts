@@ -119,6 +119,10 @@ function apiFix(error: APIError): string {
   if (code === 'insufficient_scope') {
     return 'Restart the server with the scope this call needs in --scopes (e.g. --scopes payments:create,payments:read,locations:read,payments:refund) and grant it to the API client.';
   }
+  // What a rerun of a charge or refund made before a restart meets: the fix must never be to change
+  // the request (a lower amount or a new key is a second charge).
+  if (code === 'order_already_paid' || code === 'amount_exceeds_order_total')
+    return 'This may be a rerun of a charge that already paid this order: read it (get_order) and look at its payments before anything else. Do not lower the amount or use a new idempotency_key to get past this.';
   if (status === 401)
     return 'The credentials were refused: check PAYMENTS_CLIENT_ID, PAYMENTS_CLIENT_SECRET and PAYMENTS_AUTH_URL (partner-payments doctor), then restart the server.';
   if (status === 404) return 'Check the id (list_locations, get_order); an id belongs to one environment.';
