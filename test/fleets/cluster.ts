@@ -25,6 +25,8 @@ const PASSWORD = 'pp-cluster-test';
 export interface ClusterNode {
   port: number;
   child: ChildProcess;
+  /** Its command line, to start it again in its own directory (its nodes.conf: the same node). */
+  args: string[];
 }
 
 /** One line of `CLUSTER NODES`. */
@@ -53,6 +55,16 @@ export interface RedisClusterEngine {
   masterOf(key: string): Promise<number>;
   /** Kills one node with SIGKILL (a crash: nothing is flushed or handed over). */
   kill(port: number): Promise<void>;
+  /**
+   * Starts a killed node again, as the same node (its nodes.conf), with no data (no persistence):
+   * a failed-over master comes back as a replica of the node that took its slots.
+   */
+  restart(port: number): Promise<void>;
+  /**
+   * Resolves once the node on `port` is a replica whose master counts it online (synced) and every
+   * live node sees the cluster ok: a `WAIT 1` on that master can be met again.
+   */
+  rejoined(port: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `key`'s slot is served by a master other than `port` and the cluster is ok. */
   failedOver(key: string, port: number, timeoutMs?: number): Promise<number>;
   /**
@@ -142,7 +154,7 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
         PASSWORD,
       ];
       const child = spawn(server, args, { stdio: 'ignore' });
-      nodes.push({ port, child });
+      nodes.push({ port, child, args });
     }
     for (const n of nodes) {
       for (let tries = 0; ; tries++) {
@@ -200,6 +212,29 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
     async kill(port) {
       const node = nodes.find((n) => n.port === port);
       if (node) await stopChild(node.child, 'SIGKILL');
+    },
+    async restart(port) {
+      const node = nodes.find((n) => n.port === port);
+      if (!node || alive(node.child)) return;
+      node.child = spawn(server, node.args, { stdio: 'ignore' });
+      for (let tries = 0; (await cli(port, 'PING').catch(() => '')) !== 'PONG'; tries++) {
+        if (!alive(node.child)) throw new Error(`redis-server on ${port} exited (${node.child.exitCode})`);
+        if (tries > 200) throw new Error(`redis-server on ${port} did not start again`);
+        await sleep(25);
+      }
+    },
+    async rejoined(port, timeoutMs = 20_000) {
+      const until = Date.now() + timeoutMs;
+      const online = new RegExp(`slave\\d+:ip=[^,]+,port=${port},state=online`);
+      for (;;) {
+        const lines = await nodesNow().catch(() => []);
+        const master = lines.find((l) => l.id === lines.find((n) => n.port === port && !n.master)?.of);
+        const info = master ? await cli(master.port, 'INFO', 'replication').catch(() => '') : '';
+        const states = await Promise.all(live().map((n) => cli(n.port, 'CLUSTER', 'INFO').catch(() => '')));
+        if (online.test(info) && states.every((s) => s.includes('cluster_state:ok'))) return;
+        if (Date.now() > until) throw new Error(`the node on ${port} did not come back as a synced replica`);
+        await sleep(100);
+      }
     },
     async failedOver(key, port, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
