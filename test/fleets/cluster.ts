@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createCluster } from 'redis';
 import type { RedisClientLike } from '../../src/stores/index.js';
 import { type Engine, freePort, redisServerArgs, which } from './engines.js';
@@ -72,6 +72,12 @@ export interface RedisClusterEngine {
    * that master now reach no replica, as in the moment after any asynchronous write.
    */
   cutOff(port: number): Promise<void>;
+  /** Lets the replica cut off by {@link cutOff} connect again (it does within about a second). */
+  heal(port: number): Promise<void>;
+  /** How many clients of the node on `port` are blocked in a `WAIT`. */
+  waiting(port: number): Promise<number>;
+  /** A read command run on the replica of the master on `port` (`READONLY` first), its reply. */
+  onReplica(port: number, ...args: string[]): Promise<unknown>;
   /** Empties every master (tests that share the cluster start from nothing). */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -253,6 +259,35 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
       if (!replica) throw new Error(`no replica of ${port}`);
       await cli(replica.port, 'CONFIG', 'SET', 'masterauth', 'not-the-password');
       await cli(port, 'CLIENT', 'KILL', 'TYPE', 'replica');
+    },
+    async heal(port) {
+      const lines = await nodesNow();
+      const replica = lines.find((l) => l.of === lines.find((n) => n.port === port)?.id);
+      if (!replica) throw new Error(`no replica of ${port}`);
+      await cli(replica.port, 'CONFIG', 'SET', 'masterauth', PASSWORD);
+    },
+    async waiting(port) {
+      const list = await cli(port, 'CLIENT', 'LIST');
+      return list.split('\n').filter((l) => / cmd=wait( |$)/.test(l)).length;
+    },
+    async onReplica(port, ...args) {
+      const lines = await nodesNow();
+      const replica = lines.find((l) => l.of === lines.find((n) => n.port === port)?.id);
+      if (!replica) throw new Error(`no replica of ${port}`);
+      const redis = new Redis({
+        host: '127.0.0.1',
+        port: replica.port,
+        password: PASSWORD,
+        lazyConnect: true,
+      });
+      redis.on('error', () => {});
+      try {
+        await redis.connect();
+        await redis.call('READONLY');
+        return await redis.call(args[0]!, ...args.slice(1));
+      } finally {
+        redis.disconnect();
+      }
     },
     async flush() {
       const masters = (await nodesNow()).filter((n) => n.master && !n.failed);
