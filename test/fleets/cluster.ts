@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { createCluster } from 'redis';
 import type { RedisClientLike } from '../../src/stores/index.js';
 import { type Engine, freePort, redisServerArgs, which } from './engines.js';
@@ -25,6 +25,8 @@ const PASSWORD = 'pp-cluster-test';
 export interface ClusterNode {
   port: number;
   child: ChildProcess;
+  /** Its command line, to start it again in its own directory (its nodes.conf: the same node). */
+  args: string[];
 }
 
 /** One line of `CLUSTER NODES`. */
@@ -53,6 +55,16 @@ export interface RedisClusterEngine {
   masterOf(key: string): Promise<number>;
   /** Kills one node with SIGKILL (a crash: nothing is flushed or handed over). */
   kill(port: number): Promise<void>;
+  /**
+   * Starts a killed node again, as the same node (its nodes.conf), with no data (no persistence):
+   * a failed-over master comes back as a replica of the node that took its slots.
+   */
+  restart(port: number): Promise<void>;
+  /**
+   * Resolves once the node on `port` is a replica whose master counts it online (synced) and every
+   * live node sees the cluster ok: a `WAIT 1` on that master can be met again.
+   */
+  rejoined(port: number, timeoutMs?: number): Promise<void>;
   /** Resolves once `key`'s slot is served by a master other than `port` and the cluster is ok. */
   failedOver(key: string, port: number, timeoutMs?: number): Promise<number>;
   /**
@@ -60,6 +72,12 @@ export interface RedisClusterEngine {
    * that master now reach no replica, as in the moment after any asynchronous write.
    */
   cutOff(port: number): Promise<void>;
+  /** Lets the replica cut off by {@link cutOff} connect again (it does within about a second). */
+  heal(port: number): Promise<void>;
+  /** How many clients of the node on `port` are blocked in a `WAIT`. */
+  waiting(port: number): Promise<number>;
+  /** A read command run on the replica of the master on `port` (`READONLY` first), its reply. */
+  onReplica(port: number, ...args: string[]): Promise<unknown>;
   /** Empties every master (tests that share the cluster start from nothing). */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -142,7 +160,7 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
         PASSWORD,
       ];
       const child = spawn(server, args, { stdio: 'ignore' });
-      nodes.push({ port, child });
+      nodes.push({ port, child, args });
     }
     for (const n of nodes) {
       for (let tries = 0; ; tries++) {
@@ -201,6 +219,29 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
       const node = nodes.find((n) => n.port === port);
       if (node) await stopChild(node.child, 'SIGKILL');
     },
+    async restart(port) {
+      const node = nodes.find((n) => n.port === port);
+      if (!node || alive(node.child)) return;
+      node.child = spawn(server, node.args, { stdio: 'ignore' });
+      for (let tries = 0; (await cli(port, 'PING').catch(() => '')) !== 'PONG'; tries++) {
+        if (!alive(node.child)) throw new Error(`redis-server on ${port} exited (${node.child.exitCode})`);
+        if (tries > 200) throw new Error(`redis-server on ${port} did not start again`);
+        await sleep(25);
+      }
+    },
+    async rejoined(port, timeoutMs = 20_000) {
+      const until = Date.now() + timeoutMs;
+      const online = new RegExp(`slave\\d+:ip=[^,]+,port=${port},state=online`);
+      for (;;) {
+        const lines = await nodesNow().catch(() => []);
+        const master = lines.find((l) => l.id === lines.find((n) => n.port === port && !n.master)?.of);
+        const info = master ? await cli(master.port, 'INFO', 'replication').catch(() => '') : '';
+        const states = await Promise.all(live().map((n) => cli(n.port, 'CLUSTER', 'INFO').catch(() => '')));
+        if (online.test(info) && states.every((s) => s.includes('cluster_state:ok'))) return;
+        if (Date.now() > until) throw new Error(`the node on ${port} did not come back as a synced replica`);
+        await sleep(100);
+      }
+    },
     async failedOver(key, port, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
@@ -218,6 +259,35 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
       if (!replica) throw new Error(`no replica of ${port}`);
       await cli(replica.port, 'CONFIG', 'SET', 'masterauth', 'not-the-password');
       await cli(port, 'CLIENT', 'KILL', 'TYPE', 'replica');
+    },
+    async heal(port) {
+      const lines = await nodesNow();
+      const replica = lines.find((l) => l.of === lines.find((n) => n.port === port)?.id);
+      if (!replica) throw new Error(`no replica of ${port}`);
+      await cli(replica.port, 'CONFIG', 'SET', 'masterauth', PASSWORD);
+    },
+    async waiting(port) {
+      const list = await cli(port, 'CLIENT', 'LIST');
+      return list.split('\n').filter((l) => / cmd=wait( |$)/.test(l)).length;
+    },
+    async onReplica(port, ...args) {
+      const lines = await nodesNow();
+      const replica = lines.find((l) => l.of === lines.find((n) => n.port === port)?.id);
+      if (!replica) throw new Error(`no replica of ${port}`);
+      const redis = new Redis({
+        host: '127.0.0.1',
+        port: replica.port,
+        password: PASSWORD,
+        lazyConnect: true,
+      });
+      redis.on('error', () => {});
+      try {
+        await redis.connect();
+        await redis.call('READONLY');
+        return await redis.call(args[0]!, ...args.slice(1));
+      } finally {
+        redis.disconnect();
+      }
     },
     async flush() {
       const masters = (await nodesNow()).filter((n) => n.master && !n.failed);

@@ -6,7 +6,12 @@
 // audit's positive control). And a durability the cluster cannot give (2 replicas of 1) sends nothing.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PaymentsClient, StoreDurabilityError } from '../../src/index.js';
+import {
+  type IntentRecord,
+  PaymentsClient,
+  type PaymentsClientOptions,
+  StoreDurabilityError,
+} from '../../src/index.js';
 import { type RedisClientLike, type RedisStoresOptions, redisStores } from '../../src/stores/index.js';
 import { bucketKeys } from '../../src/stores/redis/intent-scripts.js';
 import { clusterUrl, connectCluster, type RedisClusterEngine, startRedisCluster } from './cluster.js';
@@ -37,10 +42,16 @@ async function connect(flavour: Flavour): Promise<RedisClientLike> {
 }
 
 /** A client of the mock whose intents are on the cluster, and its orders (5 charges' worth each). */
-async function payer(redis: RedisClientLike, options: RedisStoresOptions, orders = 1) {
+async function payer(
+  redis: RedisClientLike,
+  options: RedisStoresOptions,
+  orders = 1,
+  extra: Partial<PaymentsClientOptions> = {},
+) {
   const made = await m.fleetClient('high', { orders, totalCents: 5_000 });
   const client = new PaymentsClient({
     ...made.options,
+    ...extra,
     intentStore: redisStores(redis, options).intentStore,
     settleMs: 500,
     deadlineMs: 15_000,
@@ -199,4 +210,118 @@ describe('a master killed mid-payment, its replica promoted (cluster-node-timeou
     // The check of the runs above catches the second payments.
     expect(run.paid.some((n) => n > 1)).toBe(true);
   });
+});
+
+/** Polls `check` every 50 ms until it holds; fails naming `what` after `timeoutMs`. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const bound = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > bound) throw new Error(`${timeoutMs} ms and still not: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+// The runs above pass whether or not the intent's write waits for its replica: on loopback a replica
+// has every write within a fraction of a millisecond, long before a killed master's replica is
+// promoted. Here the master's replication is held back (the replica cut off) when the write is
+// made, and the link comes back only once a `WAIT` is blocked on that master: the write reaches
+// the replica before the payment leaves because, and only because, the store waited for it.
+describe('what WAIT holds: the replica is cut off when the intent is written', () => {
+  vi.setConfig({ testTimeout: 90_000 });
+  beforeEach(async () => {
+    if ((await cluster.nodes()).some((n) => n.failed)) {
+      await cluster.stop();
+      cluster = await startRedisCluster();
+    }
+  }, 60_000);
+
+  /** Heals the victim's replica link once a WAIT is blocked on it; stops looking once `sent()`. */
+  const healOnWait = (victim: number, sent: () => boolean) =>
+    until('a WAIT blocked on the master, or the request sent without one', async () => {
+      if (sent()) return true;
+      if ((await cluster.waiting(victim)) === 0) return false;
+      await cluster.heal(victim);
+      return true;
+    });
+
+  it.each<Flavour>(['ioredis', 'node-redis'])(
+    '%s: the master killed as the payment leaves, its replica promoted: the intent is there, the rerun returns the one payment',
+    async (flavour) => {
+      const redis = await connect(flavour);
+      const { client, orderIds } = await payer(redis, { durability: { replicas: 1, timeoutMs: 5_000 } });
+      const orderId = orderIds[0]!;
+      const key = `waited-${orderId}`;
+      const record = bucketKeys(orderId).record(key);
+      const victim = await cluster.masterOf(record);
+      let posts = 0;
+      let promoted = 0;
+      m.door = async (request) => {
+        if (!paymentPosts(request)) return;
+        // The master dies the moment the payment leaves: what its replica lacks now is lost.
+        if (++posts === 1) {
+          await cluster.kill(victim);
+          promoted = await cluster.failedOver(record, victim);
+        }
+      };
+      const charge = (c: PaymentsClient) =>
+        c.payments.create(orderId, { method: 'card', amount_cents: 1_000 }, { idempotencyKey: key });
+      try {
+        await cluster.cutOff(victim);
+        const paying = charge(client);
+        await healOnWait(victim, () => posts > 0);
+        const payment = await paying;
+        expect(promoted).not.toBe(victim);
+        // A restarted instance (without durability: the promoted replica has no replica of its own).
+        const rerun = await charge((await payer(await connect(flavour), {})).client);
+        expect(rerun.payment_id).toBe(payment.payment_id);
+        expect(posts).toBe(1);
+        expect(paymentsOf(orderId)).toHaveLength(1);
+      } finally {
+        m.door = undefined;
+      }
+    },
+  );
+
+  it.each<Flavour>(['ioredis', 'node-redis'])(
+    '%s: the write before a resend (its record, second send) is on the replica before the resend leaves',
+    async (flavour) => {
+      const redis = await connect(flavour);
+      const durability = { replicas: 1, timeoutMs: 5_000 };
+      const { client, orderIds } = await payer(redis, { durability }, 1, { maxRetries: 1 });
+      const orderId = orderIds[0]!;
+      const key = `resent-${orderId}`;
+      const record = bucketKeys(orderId).record(key);
+      const victim = await cluster.masterOf(record);
+      let posts = 0;
+      let onReplica: IntentRecord | undefined;
+      m.door = async (request) => {
+        if (!paymentPosts(request)) return;
+        if (++posts === 1) {
+          // The first send provably never reaches the service (reconciled: not landed, so sent again);
+          // from now on the master's writes reach no replica until a WAIT brings the link back.
+          await cluster.cutOff(victim);
+          m.mock.failNext({ method: 'POST', path: new URL(request.url).pathname, network: true });
+          return;
+        }
+        const raw = await cluster.onReplica(victim, 'HGET', record, 'rec');
+        onReplica = typeof raw === 'string' ? (JSON.parse(raw) as IntentRecord) : undefined;
+      };
+      try {
+        const paying = client.payments.create(
+          orderId,
+          { method: 'card', amount_cents: 1_000 },
+          { idempotencyKey: key },
+        );
+        await until('the first send', async () => posts > 0);
+        await healOnWait(victim, () => posts > 1);
+        const payment = await paying;
+        expect(posts).toBe(2);
+        // What a promoted replica would hand a reconciler: the second send, not only the first.
+        expect(onReplica).toMatchObject({ key, sends: 2 });
+        expect(paymentsOf(orderId).map((p) => p.payment_id)).toEqual([payment.payment_id]);
+      } finally {
+        m.door = undefined;
+      }
+    },
+  );
 });

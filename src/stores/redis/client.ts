@@ -64,6 +64,26 @@ const asError = (reply: unknown) =>
 /** A MOVED or ASK answer: the cluster's slots moved (a failover, a resharding) since the client looked. */
 const redirected = (reply: unknown) => reply instanceof Error && /^(MOVED|ASK) /.test(reply.message);
 
+/**
+ * Commands sent together (`batch`), sent again once when their first one met a MOVED or ASK answer:
+ * a pipeline does not follow one, a single routed command does, and in doing so the client learns
+ * the new slots. That command is `EXISTS key` (on a cluster client a command goes to the master of
+ * its key's slot whatever it is): it must read, never write. The batch that follows reads the key as
+ * the slot's master holds it, and a write here, even `PEXPIRE key 1`, would drop the intent or key
+ * pointer it meant to find: a failover's rerun would then begin the key afresh and pay it twice.
+ * The first command did not run when it was redirected, so sending the batch again repeats nothing.
+ */
+async function followingRedirect(
+  key: string,
+  batch: () => Promise<unknown[]>,
+  send: Send,
+): Promise<unknown[]> {
+  const replies = await batch();
+  if (!redirected(replies[0])) return replies;
+  await send(['EXISTS', key]).catch(() => undefined); // a failure shows in the batch's own replies
+  return batch();
+}
+
 /** The link of a client, whichever of the four it is. */
 export function linkOf(client: RedisClientLike): RedisLink {
   const c = client as unknown as Record<string, unknown>;
@@ -75,11 +95,14 @@ export function linkOf(client: RedisClientLike): RedisLink {
     return {
       send: (args) => call.apply(client, args),
       // ioredis sends a pipeline to the node of its commands' keys (a cluster checks they share a slot).
-      async together(_key, commands) {
+      async together(key, commands) {
         if (typeof pipeline !== 'function') return sequential((args) => call.apply(client, args), commands);
-        const p = pipeline.call(client);
-        for (const args of commands) p.call(...args);
-        return (await p.exec()).map(([error, reply]) => error ?? reply);
+        const once = async () => {
+          const p = pipeline.call(client);
+          for (const args of commands) p.call(...args);
+          return (await p.exec()).map(([error, reply]) => error ?? reply);
+        };
+        return followingRedirect(key, once, (args) => call.apply(client, args));
       },
       cluster: c.isCluster === true,
     };
@@ -134,14 +157,7 @@ function nodeRedisCluster(client: RedisClientLike, c: Record<string, unknown>): 
   };
   return {
     send,
-    async together(key, commands) {
-      const replies = await pipeline(key, commands);
-      if (!replies.some(redirected)) return replies;
-      // A pipeline does not follow a MOVED answer: one routed command makes the client learn the new
-      // slots (a write, so that it goes to the master), then the pipeline goes again, once.
-      await send(['PEXPIRE', key, 1, 'XX']).catch(() => send(['EXISTS', key]));
-      return pipeline(key, commands);
-    },
+    together: (key, commands) => followingRedirect(key, () => pipeline(key, commands), send),
     cluster: true,
   };
 }
