@@ -178,11 +178,13 @@ async function readOrder(
   try {
     return await client.orders.get(orderId, options);
   } catch (error) {
-    if (error instanceof CallError)
+    if (error instanceof CallError) {
+      error.idempotencyKey = key;
       restate(
         error,
         `Reading order ${orderId} of charge key '${key}' failed, so this call sent no payment; the key may have paid it already: rerun with { idempotencyKey: '${key}' } to get the order and its payment.`,
       );
+    }
     throw error;
   }
 }

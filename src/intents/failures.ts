@@ -23,6 +23,18 @@ export function lostLease(kind: string, key: string): CallError {
   return error;
 }
 
+/**
+ * The error of a call whose deadline left too little to send and hear the answer: it sent nothing
+ * (any earlier send of its key was reconciled as not landed, or was never made).
+ */
+export function tooLateToSend(kind: string, key: string, leftMs: number): CallError {
+  const error = new CallError(
+    `The ${kind} of idempotency key '${key}' was not sent: ${Math.max(0, Math.round(leftMs))} ms of the call's deadline were left, too little to hear its answer. Nothing was sent by this call; call again with the same key and a longer deadline.`,
+  );
+  error.idempotencyKey = key;
+  return error;
+}
+
 /** A store's failure, as a PaymentsError saying nothing more was sent. */
 export function storeFailure(error: unknown): never {
   if (error instanceof PaymentsError) throw error;

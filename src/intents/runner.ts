@@ -13,7 +13,7 @@ import {
 } from '../core/stores/intent-store.js';
 import { MemoryIntentStore } from '../core/stores/memory-intent-store.js';
 import type { ReconcileMode, RequestSpec, ResponseMeta } from '../core/types.js';
-import { lostLease, storeFailure } from './failures.js';
+import { lostLease, storeFailure, tooLateToSend } from './failures.js';
 import { type Intent, type IntentCall, newIntent, resultIdOf, sendOptions } from './intent.js';
 import { Leases } from './leases.js';
 import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
@@ -166,6 +166,13 @@ export class IntentRunner {
     if (record.state === 'not_landed') record = revise(record, { firstSentAt: undefined });
     for (let sent = 0; ; ) {
       if (!fresh || sent > 0) {
+        // A send needs time to hear its answer: one that would leave with less makes an unknown
+        // outcome of its own (a waiter that met a dead holder's lease may have little left). End
+        // before sending instead: the record stays as the reconciliation left it.
+        if (intent.sendBy - Date.now() < sendFloorMs(intent.leaseMs)) {
+          await this.#leases.finish(record, {}, owner);
+          throw tooLateToSend(kind, key, intent.sendBy - Date.now());
+        }
         const at = Date.now();
         record = revise(record, {
           state: 'open',
@@ -320,4 +327,12 @@ function refusedAsRerun(store: IntentStore, kind: IntentRecord['kind'], error: C
   if ((store as { durable?: boolean }).durable === true) return false;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && RERUN_REFUSALS[kind].includes(code);
+}
+
+/**
+ * The least of a call's time a send may leave with: a second, or a quarter of a shorter lease (the
+ * call's deadline). Less, and its answer could not be heard.
+ */
+function sendFloorMs(leaseMs: number): number {
+  return Math.min(1_000, leaseMs / 4);
 }

@@ -85,7 +85,10 @@ describe("a payment's deadline covers its reconciliation", () => {
   });
 
   it('client.charge: one deadline over the order and the payment, reconciliation included', async () => {
-    const { client } = await setup();
+    const { client, intentStore } = await setup();
+    // The read delayed below is the reconciliation's: on a store that survives a restart the charge
+    // reads nothing before its payment (on the default store it reads the order first: restart.test.ts).
+    Object.defineProperty(intentStore, 'durable', { value: true });
     const location = loop.mock.fixtures.partners[0]!.locations.payments;
     loop.mock.failNext({ method: 'POST', path: /\/payments$/, phase: 'after', network: true });
     loop.mock.failNext({ method: 'GET', path: /\/pos\/v1\/orders\/[^/]+$/, delayMs: 1 });
