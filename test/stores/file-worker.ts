@@ -4,6 +4,8 @@ import { PaymentsClient, type PaymentsClientOptions } from '../../src/index.js';
 import { fileStores } from '../../src/stores/index.js';
 
 export type FileCommand =
+  /** Reads the order: the process has its access token before its keyed call's deadline starts. */
+  | { op: 'warm'; orderId: string }
   | { op: 'pay'; orderId: string; key: string; amountCents: number }
   | { op: 'refund'; orderId: string; paymentId: string; key: string; amountCents: number };
 
@@ -21,6 +23,10 @@ const client = new PaymentsClient({
 });
 
 async function run(cmd: FileCommand): Promise<FileReply> {
+  if (cmd.op === 'warm') {
+    await client.orders.get(cmd.orderId, { deadlineMs: 30_000 });
+    return { ok: true };
+  }
   if (cmd.op === 'pay') {
     const payment = await client.payments.create(
       cmd.orderId,
