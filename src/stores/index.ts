@@ -1,5 +1,16 @@
-// The `partner-payments/stores` entry: fleet stores over the partner's own Redis or Postgres client.
+// The `partner-payments/stores` entry: fleet stores over the partner's own Redis or Postgres client,
+// and durable stores on one machine's disk (node:fs loaded on first use, never at import).
 // Re-exports only; no engine client is imported (duck-typed), so the package adds no dependency.
+
+export type {
+  FileDedupeStore,
+  FileIntentStore,
+  FileStoreFs,
+  FileStoreHandle,
+  FileStores,
+  FileStoresOptions,
+} from './files/index.js';
+export { fileStores } from './files/index.js';
 export type {
   PgPoolLike,
   PgQueryable,

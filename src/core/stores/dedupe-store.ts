@@ -22,6 +22,11 @@ import { PaymentsError } from '../errors/api-errors.js';
  * };
  */
 export interface DedupeStore {
+  /**
+   * True when what it holds survives a restart of the process (Redis, Postgres, files on disk);
+   * false, or absent, when it does not (the in-memory default).
+   */
+  readonly durable?: boolean;
   /** Records `id` for `ttlMs` unless it is already there; true when it was not (the caller claimed it). */
   add(id: string, ttlMs: number): boolean | Promise<boolean>;
   /** Forgets `id`, so that the next delivery of it is processed (processing failed). */
@@ -51,6 +56,8 @@ export interface MemoryDedupeStoreOptions {
  * const dedupe = createDeduplicator({ store: new MemoryDedupeStore({ maxEntries: 50_000 }) });
  */
 export class MemoryDedupeStore implements DedupeStore {
+  /** Its ids die with the process. */
+  readonly durable: boolean = false;
   readonly #maxEntries: number;
   /** id -> expiry (epoch ms). A Map keeps insertion order: the first key is the least recently seen. */
   readonly #expiries = new Map<string, number>();

@@ -94,6 +94,12 @@ export interface RefundSighting {
  */
 export interface IntentStore {
   /**
+   * True when what it holds survives a restart of the process (Redis, Postgres, files on disk);
+   * false, or absent, when it does not (the default in-memory store): after a restart the SDK can
+   * then learn a key's outcome only from the service's own records (api.md 22).
+   */
+  readonly durable?: boolean;
+  /**
    * Creates the record from `draft` when the key is new, and gives `owner` the key's lease for
    * `leaseMs`: unless the key's fingerprint differs, its resource landed, or another live owner holds it.
    */

@@ -102,6 +102,8 @@ function shift(time: number | undefined, by: number): number | undefined {
  * const b = new PaymentsClient({ intentStore }); // the same keys, one payment each
  */
 export class MemoryIntentStore implements IntentStore {
+  /** Its intents die with the process. */
+  readonly durable: boolean = false;
   readonly #held = new Map<string, Kept>();
   /** What the kept times count from (ms): the store's creation. */
   readonly #epoch = Date.now();

@@ -57,6 +57,7 @@ export function postgresDedupeStore(
   processOnceTtlMs: number,
 ): PostgresDedupeStore {
   return {
+    durable: true,
     async add(id, ttlMs) {
       const now = Date.now();
       return (await query(CLAIM, [id, now + ttlMs, now])).rowCount === 1;

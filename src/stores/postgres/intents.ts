@@ -48,6 +48,7 @@ WHERE key = $1 AND lease_owner = $2`;
 export function postgresIntentStore(query: Query): IntentStore {
   const parse = (row: unknown) => JSON.parse((row as { record: string }).record) as IntentRecord;
   const store: IntentStore = {
+    durable: true,
     async begin(draft, owner, leaseMs): Promise<IntentBegin> {
       for (;;) {
         const now = Date.now();

@@ -7,6 +7,7 @@ const eventKey = (id: string) => `partner-payments:webhook-event:${id}`;
 /** The de-duplication store over a Redis link (see client.ts; on a cluster each command goes to the node of its one key). */
 export function redisDedupeStore({ send }: RedisLink): DedupeStore {
   return {
+    durable: true,
     async add(id, ttlMs) {
       return (await send(['SET', eventKey(id), '1', 'NX', 'PX', Math.max(1, Math.ceil(ttlMs))])) === 'OK';
     },

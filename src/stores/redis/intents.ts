@@ -83,6 +83,7 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
   };
 
   return {
+    durable: true,
     async begin(draft, owner, leaseMs): Promise<IntentBegin> {
       const k = bucketKeys(draft.orderId);
       const keys = [k.record(draft.key), k.keys, k.unfinished];
