@@ -134,7 +134,7 @@ export async function charge(
 
 /** Whether `store` keeps what it holds across a restart of the process (the store contract). */
 function durable(store: IntentStore): boolean {
-  return (store as { durable?: boolean }).durable === true;
+  return store.durable === true;
 }
 
 /**

@@ -324,7 +324,7 @@ const RERUN_REFUSALS: Record<IntentRecord['kind'], readonly string[]> = {
 
 /** Whether `error` is a refusal a rerun after a restart meets, on a store that does not survive one. */
 function refusedAsRerun(store: IntentStore, kind: IntentRecord['kind'], error: CallError): boolean {
-  if ((store as { durable?: boolean }).durable === true) return false;
+  if (store.durable === true) return false;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && RERUN_REFUSALS[kind].includes(code);
 }
