@@ -1,7 +1,6 @@
 // PaymentsClient, the package's main class: builds the options, auth, transport, rate limiter and
 // call core, wraps the intent layer around the core, and holds the resources, `withOptions()` and
 // the await-result helpers.
-import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
 import { type ChargeParams, type ChargeResult, charge } from './charge.js';
 import { SharedTokenAuth } from './core/auth/shared-auth.js';
@@ -13,6 +12,7 @@ import { callTracer } from './core/call/trace.js';
 import { type AuthSetup, explainCredentials, explainScope } from './core/errors/hints.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
+import { Emitter } from './core/observe/emitter.js';
 import type { EventSink, PaymentsClientEvents } from './core/observe/events.js';
 import { makeLog } from './core/observe/logger.js';
 import { clientSink, listenerSink } from './core/observe/sinks.js';
@@ -69,7 +69,7 @@ let deriving: Lineage | undefined;
  * const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 12_500 });
  * const result = await client.awaitPaymentResult(order.order_id, payment.payment_id);
  */
-export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implements Requester {
+export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Requester {
   /** Orders: create, get. */
   readonly orders: Orders;
   /** Payments: create, get, void. */
