@@ -9,6 +9,7 @@ import type { APIPromise } from './core/call/api-promise.js';
 import { HttpCore } from './core/call/http.js';
 import type { Requester } from './core/call/requester.js';
 import { callTracer } from './core/call/trace.js';
+import { INSPECT } from './core/errors/base-error.js';
 import { type AuthSetup, explainCredentials, explainScope } from './core/errors/hints.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
@@ -42,8 +43,6 @@ import { Specs } from './resources/specs.js';
 import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import type { Payment } from './schemas/payments.js';
 import type { Refund, RefundStatus } from './schemas/refunds.js';
-
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** What a derived client takes over from its parent (set only while `withOptions` constructs it). */
 interface Lineage {
