@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
-const external = ['msw', 'msw/node', 'undici', 'zod', 'eventemitter3'];
+const external = ['msw', 'msw/node', 'undici', 'zod'];
 
 // The build for runtimes other than Node.js: default-transport.ts (undici on Node) becomes
 // default-transport.web.ts (the global fetch), so that nothing in it names undici; the compiled

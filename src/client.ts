@@ -1,7 +1,6 @@
 // PaymentsClient, the package's main class: builds the options, auth, transport, rate limiter and
 // call core, wraps the intent layer around the core, and holds the resources, `withOptions()` and
 // the await-result helpers.
-import { EventEmitter } from 'eventemitter3';
 import type { z } from 'zod';
 import { type ChargeParams, type ChargeResult, charge } from './charge.js';
 import { SharedTokenAuth } from './core/auth/shared-auth.js';
@@ -10,9 +9,11 @@ import type { APIPromise } from './core/call/api-promise.js';
 import { HttpCore } from './core/call/http.js';
 import type { Requester } from './core/call/requester.js';
 import { callTracer } from './core/call/trace.js';
+import { INSPECT } from './core/errors/base-error.js';
 import { type AuthSetup, explainCredentials, explainScope } from './core/errors/hints.js';
 import { RateLimiter } from './core/limits/limiter.js';
 import { rateLimitKey } from './core/limits/rate-limit.js';
+import { Emitter } from './core/observe/emitter.js';
 import type { EventSink, PaymentsClientEvents } from './core/observe/events.js';
 import { makeLog } from './core/observe/logger.js';
 import { clientSink, listenerSink } from './core/observe/sinks.js';
@@ -43,8 +44,6 @@ import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import type { Payment } from './schemas/payments.js';
 import type { Refund, RefundStatus } from './schemas/refunds.js';
 
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
 /** What a derived client takes over from its parent (set only while `withOptions` constructs it). */
 interface Lineage {
   resolved: ResolvedOptions;
@@ -69,7 +68,7 @@ let deriving: Lineage | undefined;
  * const payment = await client.payments.create(order.order_id, { method: 'card', amount_cents: 12_500 });
  * const result = await client.awaitPaymentResult(order.order_id, payment.payment_id);
  */
-export class PaymentsClient extends EventEmitter<PaymentsClientEvents> implements Requester {
+export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Requester {
   /** Orders: create, get. */
   readonly orders: Orders;
   /** Payments: create, get, void. */

@@ -1,8 +1,10 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { refreshAt } from '../../src/core/auth/strategies.js';
+import { bounded, refreshAt } from '../../src/core/auth/strategies.js';
 import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   PaymentsError,
@@ -235,4 +237,26 @@ describeTransports('auth: token function errors', (t) => {
     expect((error as Error).cause).toBe(failure);
     expect(t.requests()).toEqual([]);
   });
+});
+
+it('bounded: one caller leaves a shared token wait by its abort or its deadline; the wait goes on', async () => {
+  let settle: (token: string) => void = () => {};
+  const shared = new Promise<string>((resolve) => {
+    settle = resolve;
+  });
+  expect(bounded(shared)).toBe(shared);
+  const aborted = new AbortController();
+  aborted.abort();
+  await expect(bounded(shared, aborted.signal)).rejects.toBeInstanceOf(APIUserAbortError);
+  const leaving = new AbortController();
+  const left = bounded(shared, leaving.signal);
+  const late = bounded(shared, undefined, Date.now() + 10);
+  const staying = bounded(shared, new AbortController().signal, Date.now() + 60_000);
+  leaving.abort();
+  await expect(left).rejects.toBeInstanceOf(APIUserAbortError);
+  await expect(late).rejects.toThrow(
+    new APIConnectionTimeoutError('The call reached its deadline waiting for an access token.'),
+  );
+  settle('tok');
+  await expect(staying).resolves.toBe('tok');
 });

@@ -5,12 +5,11 @@
  */
 import type { SecretRegistry } from '../../internal/redact.js';
 import { sleep } from '../../internal/sleep.js';
-import { APIConnectionTimeoutError, APIUserAbortError } from '../errors/api-errors.js';
 import type { EmitFn } from '../observe/events.js';
 import type { LogFn } from '../observe/logger.js';
 import { StoreGuard } from '../stores/store-guard.js';
 import type { StoredToken, TokenStore } from '../stores/token-store.js';
-import { type AuthStrategy, type MintFn, mintToken, REFRESHABLE } from './strategies.js';
+import { type AuthStrategy, bounded, type MintFn, mintToken, REFRESHABLE } from './strategies.js';
 
 /** How long the minting instance holds the lock; a crashed minter delays the others this long at most. */
 const LOCK_TTL_MS = 10_000;
@@ -121,43 +120,4 @@ export class SharedTokenAuth implements AuthStrategy {
     if (this.#local && this.#local.value !== token.value) this.secrets.delete(this.#local.value);
     this.#local = token;
   }
-}
-
-/** The shared wait, ended early for one caller by its abort or its deadline. */
-function bounded<T>(promise: Promise<T>, signal?: AbortSignal, deadlineAt?: number): Promise<T> {
-  if (!signal && deadlineAt === undefined) return promise;
-  if (signal?.aborted) return Promise.reject(new APIUserAbortError());
-  return new Promise<T>((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      done();
-      reject(new APIUserAbortError());
-    };
-    const timer =
-      deadlineAt === undefined
-        ? undefined
-        : setTimeout(
-            () => {
-              done();
-              reject(
-                new APIConnectionTimeoutError('The call reached its deadline waiting for an access token.'),
-              );
-            },
-            Math.max(0, deadlineAt - Date.now()),
-          );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-  });
 }

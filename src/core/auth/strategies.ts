@@ -5,7 +5,7 @@
 import type { SecretRegistry } from '../../internal/redact.js';
 import { TokenResponse } from '../../schemas/compiled/oauth.js';
 import type { TokenResponse as Token } from '../../schemas/oauth.js';
-import { APIUserAbortError, CallError } from '../errors/api-errors.js';
+import { APIConnectionTimeoutError, APIUserAbortError, CallError } from '../errors/api-errors.js';
 import { explainCredentials } from '../errors/hints.js';
 import type { EmitFn } from '../observe/events.js';
 import type { CoreSpec } from '../types.js';
@@ -93,7 +93,7 @@ export class ClientCredentialsAuth implements AuthStrategy {
       this.#inflight = undefined;
     });
     // The mint is shared, so one caller's abort ends its own wait, not the mint.
-    return signal ? raceAbort(this.#inflight, signal) : this.#inflight;
+    return bounded(this.#inflight, signal);
   }
 
   unauthorized(token: string, code: string | undefined): boolean {
@@ -225,18 +225,42 @@ export function clientCredentialsGrant(
     });
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new APIUserAbortError());
+/**
+ * The shared wait (a mint, or the token store's), ended early for one caller by its abort or by its
+ * deadline (the token store's wait only).
+ */
+export function bounded<T>(promise: Promise<T>, signal?: AbortSignal, deadlineAt?: number): Promise<T> {
+  if (!signal && deadlineAt === undefined) return promise;
+  if (signal?.aborted) return Promise.reject(new APIUserAbortError());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new APIUserAbortError());
-    signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      done();
+      reject(new APIUserAbortError());
+    };
+    const timer =
+      deadlineAt === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              done();
+              reject(
+                new APIConnectionTimeoutError('The call reached its deadline waiting for an access token.'),
+              );
+            },
+            Math.max(0, deadlineAt - Date.now()),
+          );
+    signal?.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        done();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        done();
         reject(error);
       },
     );

@@ -2,7 +2,8 @@
 // `toJSON()` and `inspect`, and `PaymentsError.is()`, which also works across realms and copies.
 import { redact } from '../../internal/redact.js';
 
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+/** The key of the method `util.inspect` calls (PaymentsClient's and the errors'). */
+export const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 // A tag every copy of the package shares (the symbol registry is shared across realms).
 const BRAND = Symbol.for('partner-payments.error');
 
