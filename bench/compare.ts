@@ -14,7 +14,8 @@
  * `--payments` measures `payments.create` instead of the orders calls: the same partner code on
  * every build (`client.payments.create(orderId, { method: 'card', amount_cents })`, no key given, so
  * a build with exactly-once makes and keeps a key per call in its default in-memory intent store), at
- * concurrency 1 and 32, each build as a share of the first one given.
+ * concurrency 1 and 32, each build as a share of the first one given; and the same call with a key
+ * of the caller's (`{ idempotencyKey }`, a new UUID per call), as a partner makes a payment once.
  */
 
 import { spawnSync } from 'node:child_process';
@@ -106,6 +107,12 @@ async function paymentThroughputs(perRound: number) {
     for (const c of [1, 32]) {
       contenders[`${b.label} pay c=${c}`] = () =>
         throughput(() => client.payments.create(ORDER_ID, PAYMENT), perRound, c);
+      contenders[`${b.label} keyed c=${c}`] = () =>
+        throughput(
+          () => client.payments.create(ORDER_ID, PAYMENT, { idempotencyKey: randomUUID() }),
+          perRound,
+          c,
+        );
     }
   }
   try {
@@ -204,19 +211,19 @@ const lines = [
 ];
 if (paid) {
   const first = builds[0]!.label;
-  const cell = (label: string, c: number) => {
-    const s = paid[`${label} pay c=${c}`]!;
-    return `${Math.round(s.rate).toLocaleString('en-US')}/s (${pct(s, paid[`${first} pay c=${c}`]!)})`;
+  const cell = (label: string, c: number, call = 'pay') => {
+    const s = paid[`${label} ${call} c=${c}`]!;
+    return `${Math.round(s.rate).toLocaleString('en-US')}/s (${pct(s, paid[`${first} ${call} c=${c}`]!)})`;
   };
   lines.push(
     '',
     `\`payments.create\`, ${rounds} alternating rounds of 500 calls per contender; each build as a share of ${first}:`,
     '',
-    '| Build | c=1 | c=32 | CPU per call, c=1 |',
-    '|---|---:|---:|---:|',
+    '| Build | c=1 | c=32 | CPU per call, c=1 | with a key, c=1 | with a key, c=32 |',
+    '|---|---:|---:|---:|---:|---:|',
     ...builds.map(
       (b) =>
-        `| ${b.label} | ${cell(b.label, 1)} | ${cell(b.label, 32)} | ${paid[`${b.label} pay c=1`]!.cpuUs.toFixed(1)} µs |`,
+        `| ${b.label} | ${cell(b.label, 1)} | ${cell(b.label, 32)} | ${paid[`${b.label} pay c=1`]!.cpuUs.toFixed(1)} µs | ${cell(b.label, 1, 'keyed')} | ${cell(b.label, 32, 'keyed')} |`,
     ),
   );
 }
