@@ -10,8 +10,11 @@
  * const handle: FileStoreHandle = await fs.open('/var/lib/shop/payments/v1/tmp/x', 'wx');
  */
 export interface FileStoreHandle {
+  /** Writes the file's whole content. */
   writeFile(data: string): Promise<void>;
+  /** Flushes the file (or the folder's entries) to the disk: `fsync`. */
   sync(): Promise<void>;
+  /** Closes the handle. */
   close(): Promise<void>;
 }
 
@@ -24,15 +27,25 @@ export interface FileStoreHandle {
  * const stores = fileStores('/var/lib/shop/payments', { fs: fs satisfies FileStoreFs });
  */
 export interface FileStoreFs {
+  /** Makes a folder (and its parents with `recursive`). */
   mkdir(path: string, options?: { recursive?: boolean }): Promise<unknown>;
+  /** Opens a file, or a folder (`'r'`) to sync its entries. */
   open(path: string, flags: string): Promise<FileStoreHandle>;
+  /** Names a written file: fails with `EEXIST` when the name is taken (how a version is claimed). */
   link(existingPath: string, newPath: string): Promise<void>;
+  /** Moves a file or folder within the directory's file system. */
   rename(oldPath: string, newPath: string): Promise<void>;
+  /** Removes a file's name. */
   unlink(path: string): Promise<void>;
+  /** Removes an empty folder. */
   rmdir(path: string): Promise<void>;
+  /** Removes a folder with what it holds. */
   rm(path: string, options: { recursive: boolean; force: boolean }): Promise<void>;
+  /** The names in a folder. */
   readdir(path: string): Promise<string[]>;
+  /** A file's text. */
   readFile(path: string, encoding: 'utf8'): Promise<string>;
+  /** When a file or folder last changed. */
   stat(path: string): Promise<{ mtimeMs: number }>;
 }
 
