@@ -11,7 +11,7 @@ import type { McpArgs } from './args.js';
 import { serveHttp } from './http.js';
 import { createServer, type Shared } from './server.js';
 import { openStateDir } from './state.js';
-import { type OpenedStore, openIntentStore, StoreError } from './stores.js';
+import { type OpenedStore, openIntentStore, StoreError, type TrackedStore, trackWrites } from './stores.js';
 import { KnownOrders } from './tools/define.js';
 
 /** Runs the server until the MCP client disconnects (stdio) or a signal stops it (HTTP). */
@@ -26,10 +26,11 @@ export async function runMcp(args: McpArgs, io: Io): Promise<number> {
     say(error.message);
     return 3;
   }
+  const tracked: TrackedStore | undefined = store && trackWrites(store.intentStore);
   const secrets = new SecretRegistry();
   let client: PaymentsClient;
   try {
-    client = makeClient(args, store?.intentStore);
+    client = makeClient(args, tracked?.intentStore);
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     say(secrets.redact(error.message));
@@ -42,6 +43,7 @@ export async function runMcp(args: McpArgs, io: Io): Promise<number> {
     secrets,
     safety: { allowWrites: args.allowWrites, maxAmountCents: args.maxAmountCents },
     known: new KnownOrders(),
+    ...(tracked ? { written: tracked.written } : {}),
   };
   const mode = `${args.allowWrites ? 'writes allowed' : 'read-only'}${args.maxAmountCents === undefined ? '' : `, at most ${args.maxAmountCents} cents`}, intents ${args.intentStore ? `in ${args.intentStore.protocol}//${args.intentStore.hostname}` : args.stateDir ? `in ${args.stateDir}` : 'in memory'}`;
   try {
