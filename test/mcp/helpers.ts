@@ -91,13 +91,21 @@ export async function connectStdio(
     async () => {
       const pid = transport.pid;
       if (pid !== null) {
-        const exited = new Promise<void>((done) => transport.stderr?.once('close', () => done()));
         process.kill(pid, 'SIGKILL');
-        await exited;
+        while (alive(pid)) await new Promise((done) => setTimeout(done, 20));
       }
       await stop();
     },
   );
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** An MCP client over Streamable HTTP at `url`. */
