@@ -60,7 +60,8 @@ const CLIENT = `
   import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
   const transport = new StdioClientTransport({
     command: '${npx}',
-    args: ['partner-payments', 'mcp'],
+    // Its keys in the scratch project, not in the per-user folder of whoever runs the check.
+    args: ['partner-payments', 'mcp', '--state-dir', 'mcp-state'],
     env: process.env,
     stderr: 'pipe',
   });
@@ -87,7 +88,7 @@ const CLIENT = `
   const { spawn } = await import('node:child_process');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   // Its own process group: npx starts the bin as a child, and both must go at the end.
-  const server = spawn('${npx}', ['partner-payments', 'mcp', '--http', '0'], { env: process.env, detached: true });
+  const server = spawn('${npx}', ['partner-payments', 'mcp', '--http', '0', '--state-dir', 'mcp-state'], { env: process.env, detached: true });
   try {
     const url = await new Promise((resolve, reject) => {
       let err = '';
@@ -145,7 +146,7 @@ export async function checkMcp(scratch) {
     });
   const help = npxRun(['mcp', '--help']);
   expect(
-    help.status === 0 && help.stdout.includes('--allow-writes'),
+    help.status === 0 && help.stdout.includes('--allow-writes') && help.stdout.includes('--state-dir'),
     `mcp --help: ${help.status} ${help.stderr}`,
   );
   const mock = startMock(scratch);

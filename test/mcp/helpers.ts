@@ -3,7 +3,9 @@
  * own client over stdio, or with --http and reached by its Streamable HTTP client; tool results
  * read back; and a scan of every output for the secrets a test knows.
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -23,14 +25,22 @@ export interface Session {
   /** What the server wrote on stderr. */
   stderr(): string;
   close(): Promise<void>;
+  /** Kills the server's process with SIGKILL (a crash: nothing of it runs after), then closes. */
+  kill(): Promise<void>;
 }
 
-function session(client: Client, stderr: () => string, stop: () => Promise<void>): Session {
+function session(
+  client: Client,
+  stderr: () => string,
+  stop: () => Promise<void>,
+  kill: () => Promise<void> = stop,
+): Session {
   const outputs: string[] = [];
   return {
     client,
     outputs,
     stderr,
+    kill,
     call: async (name, args = {}) => {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       outputs.push(JSON.stringify(result));
@@ -40,12 +50,28 @@ function session(client: Client, stderr: () => string, stop: () => Promise<void>
   };
 }
 
-/** The bin's `mcp` command from sources on stdio, with the mock's environment. */
-export async function connectStdio(served: Served, flags: string[] = []): Promise<Session> {
+/**
+ * The bin's `mcp` command from sources on stdio, with the mock's environment. Without `--state-dir`
+ * the server keeps its keys in the per-user default folder: each session gets its own empty one
+ * (XDG_STATE_HOME, LOCALAPPDATA) unless `env` says otherwise, so that no test writes to the home of
+ * whoever runs it, nor finds a key of an earlier run against another mock. It goes at close.
+ */
+export async function connectStdio(
+  served: Served,
+  flags: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Session> {
+  const state = mkdtempSync(join(tmpdir(), 'mcp-state-'));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', BIN, 'mcp', ...flags],
-    env: { ...(process.env as Record<string, string>), ...served.env },
+    env: {
+      ...(process.env as Record<string, string>),
+      XDG_STATE_HOME: state,
+      LOCALAPPDATA: state,
+      ...served.env,
+      ...env,
+    },
     stderr: 'pipe',
   });
   let err = '';
@@ -54,11 +80,32 @@ export async function connectStdio(served: Served, flags: string[] = []): Promis
   });
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(transport);
+  const stop = async () => {
+    await client.close();
+    rmSync(state, { recursive: true, force: true });
+  };
   return session(
     client,
     () => err,
-    () => client.close(),
+    stop,
+    async () => {
+      const pid = transport.pid;
+      if (pid !== null) {
+        process.kill(pid, 'SIGKILL');
+        while (alive(pid)) await new Promise((done) => setTimeout(done, 20));
+      }
+      await stop();
+    },
   );
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** An MCP client over Streamable HTTP at `url`. */

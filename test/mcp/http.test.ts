@@ -2,8 +2,10 @@
 // client; a request with a foreign Host or Origin (DNS rebinding) is refused with 403 before any
 // tool runs, with the same request from this machine as the positive control.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { body, connectHttp, type Recorded, serveRecording } from './helpers.js';
 
@@ -11,10 +13,12 @@ const BIN = resolve(import.meta.dirname, '../../src/cli/partner/bin.ts');
 let served: Recorded;
 let child: ChildProcess;
 let port: number;
+// The server's keys go here, not to the per-user folder of whoever runs the test.
+const state = mkdtempSync(join(tmpdir(), 'mcp-http-state-'));
 
 beforeAll(async () => {
   served = await serveRecording();
-  child = spawn(process.execPath, ['--import', 'tsx', BIN, 'mcp', '--http', '0'], {
+  child = spawn(process.execPath, ['--import', 'tsx', BIN, 'mcp', '--http', '0', '--state-dir', state], {
     env: { ...process.env, ...served.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -35,6 +39,7 @@ afterAll(async () => {
     await exited;
   }
   await served?.close();
+  rmSync(state, { recursive: true, force: true });
 });
 
 /** A raw POST of `initialize` to the server with the given Host and Origin headers. */

@@ -1,6 +1,7 @@
 // The `partner-payments mcp` command line: its usage text and its options table (read by the bins'
 // one parser, ../shared/args.ts). Nothing here imports @modelcontextprotocol/sdk, so `mcp --help`
 // and a usage error need no optional peer installed.
+import { homedir } from 'node:os';
 import { parseFlags, parseUrlFlag, seconds, UsageError } from '../shared/args.js';
 import { CONNECTION, type Connection, connectionOf, scopesOf } from '../shared/connection.js';
 import { TOOLS } from './tools/list.js';
@@ -11,7 +12,8 @@ const WRITE_TOOLS_IN_WORDS = `${writeTools.slice(0, -1).join(', ')} and ${writeT
 
 /** The usage text of `partner-payments mcp`. */
 export const MCP_USAGE = `Usage:
-  partner-payments mcp [--allow-writes] [--max-amount-cents N] [--http PORT] [--intent-store URL]
+  partner-payments mcp [--allow-writes] [--max-amount-cents N] [--http PORT]
+                       [--state-dir DIR | --intent-store URL]
 
 A Model Context Protocol server over the SDK's own client: tools for an AI agent to read locations,
 orders and payments, and (with --allow-writes) to create orders, charge, void and refund, where a
@@ -36,10 +38,14 @@ Safety:
 Transport and state:
   --http PORT         serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback
                       only; a request with a foreign Host or Origin is refused with 403)
-  --intent-store URL  keep idempotency keys in Redis (redis://, rediss://) or Postgres
-                      (postgres://, postgresql://) instead of this process's memory, so that a key
-                      survives a restart and is shared with other servers and clients
-                      (needs the redis or pg package installed)
+  --state-dir DIR     keep idempotency keys in files under DIR (created with mode 0700), so that a
+                      key survives a restart: the same key returns the same payment and refunds
+                      once. Default: $XDG_STATE_HOME/partner-payments if XDG_STATE_HOME is set, else
+                      ~/.local/state/partner-payments (macOS: ~/Library/Application Support/
+                      partner-payments; Windows: %LOCALAPPDATA%\\partner-payments)
+  --intent-store URL  keep them in Redis (redis://, rediss://) or Postgres (postgres://,
+                      postgresql://) instead, shared with other servers and clients (needs the redis
+                      or pg package installed); not with --state-dir
 
 Needs @modelcontextprotocol/sdk installed beside partner-payments (an optional peer dependency).
 Exit codes: 0 the client disconnected, 2 usage error, 3 could not start.
@@ -56,7 +62,10 @@ export interface McpArgs {
   allowWrites: boolean;
   maxAmountCents: number | undefined;
   httpPort: number | undefined;
+  /** `--intent-store`: Redis or Postgres. */
   intentStore: URL | undefined;
+  /** The directory of the file stores: `--state-dir`, else the default; unset with `--intent-store`. */
+  stateDir: string | undefined;
 }
 
 /** Parses the arguments after `mcp`; a bad value throws {@link UsageError}. */
@@ -74,9 +83,14 @@ export function parseMcpArgs(
       'max-amount-cents': { type: 'string' },
       http: { type: 'string' },
       'intent-store': { type: 'string' },
+      'state-dir': { type: 'string' },
     },
   });
   if (values.help) return { command: 'help', topic: 'mcp' };
+  if (values['state-dir'] !== undefined && values['intent-store'] !== undefined) {
+    // Two stores would each hold half the keys: a key charged under one is unknown to the other.
+    throw new UsageError('--state-dir and --intent-store cannot be used together: give one of them');
+  }
   const connection = connectionOf(values, env);
   for (const s of [connection.clientId, connection.clientSecret, connection.baseUrl]) {
     if (!s.value) throw new UsageError(`${s.env} is not set (or pass ${s.flag}): the server needs it`);
@@ -92,7 +106,52 @@ export function parseMcpArgs(
     maxAmountCents: integer(values['max-amount-cents'], '--max-amount-cents', 1),
     httpPort: integer(values.http, '--http', 0, 65_535),
     intentStore: values['intent-store'] === undefined ? undefined : storeUrl(values['intent-store']),
+    stateDir: values['intent-store'] === undefined ? stateDir(values['state-dir'], env) : undefined,
   };
+}
+
+function stateDir(value: string | undefined, env: Record<string, string | undefined>): string {
+  if (value !== undefined) {
+    if (value.trim() === '') throw new UsageError('--state-dir must be a directory, got an empty value');
+    return value;
+  }
+  const home = env.HOME || env.USERPROFILE || safeHomedir();
+  const dir = defaultStateDir(env, process.platform, home);
+  if (!dir) throw new UsageError('no home directory to keep state in: give --state-dir DIR');
+  return dir;
+}
+
+function safeHomedir(): string | undefined {
+  try {
+    return homedir() || undefined;
+  } catch {
+    return undefined; // no passwd entry (a container's arbitrary uid)
+  }
+}
+
+/**
+ * Where the state lives without `--state-dir`: the platform's per-user place for what a program
+ * keeps between runs. `XDG_STATE_HOME` (when absolute, as the XDG spec requires) wins on every
+ * platform but Windows, since a user who set it asked for it; then `%LOCALAPPDATA%\partner-payments`
+ * on Windows, `~/Library/Application Support/partner-payments` on macOS and
+ * `~/.local/state/partner-payments` elsewhere. Undefined when there is no home to put it in.
+ */
+export function defaultStateDir(
+  env: Record<string, string | undefined>,
+  platform: string,
+  home: string | undefined,
+): string | undefined {
+  if (platform === 'win32') {
+    const local = env.LOCALAPPDATA || (home ? `${home}\\AppData\\Local` : undefined);
+    return local ? `${local}\\partner-payments` : undefined;
+  }
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg?.startsWith('/')) return `${xdg.replace(/\/+$/, '')}/partner-payments`;
+  if (!home) return undefined;
+  const base = home.replace(/\/+$/, '');
+  return platform === 'darwin'
+    ? `${base}/Library/Application Support/partner-payments`
+    : `${base}/.local/state/partner-payments`;
 }
 
 function integer(value: string | undefined, flag: string, min: number, max = Number.MAX_SAFE_INTEGER) {

@@ -1,5 +1,6 @@
 // `partner-payments mcp`, once its arguments are parsed: the SDK's client (with the intent store of
-// --intent-store, else one in memory for the process), then the MCP server on stdio, or on
+// --intent-store, else file stores under --state-dir or its per-user default, so that a key outlives
+// the process either way), then the MCP server on stdio, or on
 // Streamable HTTP at 127.0.0.1 with --http. Loaded by the bin only for this command (a dynamic
 // import), since it imports the optional peer @modelcontextprotocol/sdk.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -9,7 +10,8 @@ import type { Io } from '../shared/io.js';
 import type { McpArgs } from './args.js';
 import { serveHttp } from './http.js';
 import { createServer, type Shared } from './server.js';
-import { type OpenedStore, openIntentStore, StoreError } from './stores.js';
+import { openStateDir } from './state.js';
+import { type OpenedStore, openIntentStore, StoreError, type TrackedStore, trackWrites } from './stores.js';
 import { KnownOrders } from './tools/define.js';
 
 /** Runs the server until the MCP client disconnects (stdio) or a signal stops it (HTTP). */
@@ -18,15 +20,17 @@ export async function runMcp(args: McpArgs, io: Io): Promise<number> {
   let store: OpenedStore | undefined;
   try {
     if (args.intentStore) store = await openIntentStore(args.intentStore);
+    else if (args.stateDir) store = await openStateDir(args.stateDir);
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     say(error.message);
     return 3;
   }
+  const tracked: TrackedStore | undefined = store && trackWrites(store.intentStore);
   const secrets = new SecretRegistry();
   let client: PaymentsClient;
   try {
-    client = makeClient(args, store?.intentStore);
+    client = makeClient(args, tracked?.intentStore);
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     say(secrets.redact(error.message));
@@ -39,8 +43,9 @@ export async function runMcp(args: McpArgs, io: Io): Promise<number> {
     secrets,
     safety: { allowWrites: args.allowWrites, maxAmountCents: args.maxAmountCents },
     known: new KnownOrders(),
+    ...(tracked ? { written: tracked.written } : {}),
   };
-  const mode = `${args.allowWrites ? 'writes allowed' : 'read-only'}${args.maxAmountCents === undefined ? '' : `, at most ${args.maxAmountCents} cents`}, intents ${args.intentStore ? `in ${args.intentStore.protocol}//${args.intentStore.hostname}` : 'in memory'}`;
+  const mode = `${args.allowWrites ? 'writes allowed' : 'read-only'}${args.maxAmountCents === undefined ? '' : `, at most ${args.maxAmountCents} cents`}, intents ${args.intentStore ? `in ${args.intentStore.protocol}//${args.intentStore.hostname}` : args.stateDir ? `in ${args.stateDir}` : 'in memory'}`;
   try {
     if (args.httpPort === undefined) {
       await serveStdio(shared);

@@ -45,6 +45,8 @@ export interface Shared {
   secrets: SecretRegistry;
   safety: Safety;
   known: KnownOrders;
+  /** Resolves once the intent store's writes under way are done (stores.ts trackWrites). */
+  written?: () => Promise<void>;
 }
 
 /** Fields whose values are secrets: dropped from every output before the text scrub. */
@@ -106,6 +108,9 @@ export function createServer(shared: Shared): McpServer {
       }
       const args = admit(tool, request.params.arguments ?? {}, shared.safety);
       const out = await tool.run({ client: shared.client, known: shared.known, signal: extra.signal }, args);
+      // The payment or refund is recorded as landed before the agent hears of it: a server killed
+      // right after this answer still returns it for the key (trackWrites).
+      await shared.written?.();
       const structured = scrub(out, shared.secrets) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {

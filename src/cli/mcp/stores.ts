@@ -58,3 +58,43 @@ function reason(error: unknown): string {
   // A driver's message may quote the connection string: never its password.
   return text.replace(/\/\/[^@\s/]*@/g, '//[REDACTED]@');
 }
+
+/**
+ * `store`, with a promise of its `put`s under way. The client answers a payment or refund as soon as
+ * the service does and records it as landed behind the answer; a server killed in between (an MCP
+ * client ends its server with a signal, often right after the last result) would leave the key
+ * open, and a refund's rerun then cannot be matched (the service lists no refunds of a payment).
+ * So each tool result waits for {@link TrackedStore.written}: milliseconds, for an answer that holds.
+ */
+export function trackWrites(store: IntentStore): TrackedStore {
+  const pending = new Set<Promise<unknown>>();
+  const intentStore = new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'put') return Reflect.get(target, prop, receiver);
+      return (...args: Parameters<IntentStore['put']>) => {
+        const put = target.put(...args);
+        // The client handles the put's failure itself; this copy only marks when it is over.
+        const over = put.then(
+          () => undefined,
+          () => undefined,
+        );
+        pending.add(over);
+        void over.then(() => pending.delete(over));
+        return put;
+      };
+    },
+  });
+  return {
+    intentStore,
+    written: async () => {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}
+
+/** What {@link trackWrites} returns. */
+export interface TrackedStore {
+  intentStore: IntentStore;
+  /** Resolves once no `put` of the store is under way. */
+  written(): Promise<void>;
+}
