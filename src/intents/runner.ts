@@ -206,7 +206,8 @@ export class IntentRunner {
         if (!error.outcomeUnknown) {
           // The service refused it (or it provably never went out): nothing of this key landed.
           await this.#leases.finish(record, { state: 'not_landed' }, owner);
-          if (refusedAsRerun(this.cfg.store, kind, error))
+          // Only a key of the caller's can be a rerun (one the SDK made for this call never is).
+          if (opts?.idempotencyKey !== undefined && refusedAsRerun(this.cfg.store, kind, error))
             await this.#explainRefusal(record, error, until, signal);
           throw error;
         }
