@@ -139,6 +139,40 @@ const HARNESS = readFileSync(join(import.meta.dirname, 'doc-harness.ts'), 'utf8'
  * Runs and type-checks the docs of the package installed in `scratch`; `only` narrows to blocks whose
  * page and number contain it (the planted-break control uses it).
  */
+/**
+ * The README's quick start (the block that calls `client.charge`) run three more times, each in a
+ * process of its own, as a partner reruns it after a crash or a deploy: each process starts with an
+ * empty intent store (the default, in memory), and each must answer the order and the payment of
+ * the first run, the one payment on that order (api.md 22).
+ */
+async function rerunQuickStart(blocks, writeBlock, dir, env) {
+  const quick = blocks.find(
+    (b) => b.file === 'README.md' && b.mode === 'run' && b.code.includes('client.charge('),
+  );
+  if (!quick) throw new Error('docs: README.md has no quick start block calling client.charge');
+  const seen = [];
+  for (let i = 1; i <= 3; i++) {
+    const file = `README_quick_start_rerun_${i}.ts`;
+    writeBlock(
+      quick,
+      file,
+      "console.log('RERUN ' + JSON.stringify({ order: order.order_id, payment: payment.payment_id, payments: (await client.orders.get(order.order_id)).payments.length }));",
+    );
+    const out = await runTs(file, dir, env);
+    const line = out.split('\n').find((l) => l.startsWith('RERUN '));
+    if (!line) throw new Error(`docs: the README quick start rerun ${i} printed no ids:\n${out}`);
+    seen.push(JSON.parse(line.slice(6)));
+  }
+  const [first] = seen;
+  if (seen.some((s) => s.order !== first.order || s.payment !== first.payment || s.payments !== 1))
+    throw new Error(
+      `docs: the README quick start rerun in three processes must answer one order and one payment: ${JSON.stringify(seen)}`,
+    );
+  console.log(
+    `docs: the README quick start rerun in 3 processes: order ${first.order}, payment ${first.payment}, 1 payment on the order`,
+  );
+}
+
 export async function runDocs(scratch, { only } = {}) {
   const pkg = join(scratch, 'node_modules', 'partner-payments');
   const blocks = docBlocks(pkg).filter((b) => !only || `${b.file}#${b.index}`.includes(only));
@@ -190,32 +224,38 @@ export async function runDocs(scratch, { only } = {}) {
   };
   let ran = 0;
   const failures = [];
+  /** Writes `block` as a module of the run (its imports, the harness's values), with `tail` after it. */
+  const writeBlock = (block, file, tail = '') => {
+    const names = freeNames(block.code);
+    const ours = (n) => prelude[n].includes("from 'partner-payments");
+    const imports = names.filter(ours).map((n) => prelude[n]);
+    const values = names.filter((n) => !ours(n));
+    writeFileSync(
+      join(dir, file),
+      [
+        `// ${block.file}, block ${block.index}`,
+        ...imports,
+        `import { setup, finish } from './harness.ts';`,
+        values.length
+          ? `const { ${values.join(', ')} } = await setup(${JSON.stringify(values)}, ${JSON.stringify(block.code)});`
+          : '',
+        block.code,
+        tail,
+        'await finish();',
+        'export {};',
+      ].join('\n'),
+    );
+  };
   try {
     for (const block of blocks.filter((b) => b.mode === 'run')) {
-      const names = freeNames(block.code);
-      const ours = (n) => prelude[n].includes("from 'partner-payments");
-      const imports = names.filter(ours).map((n) => prelude[n]);
-      const values = names.filter((n) => !ours(n));
       const file = `${block.file.replace(/[/.]/g, '_')}_${block.index}.ts`;
-      writeFileSync(
-        join(dir, file),
-        [
-          `// ${block.file}, block ${block.index}`,
-          ...imports,
-          `import { setup, finish } from './harness.ts';`,
-          values.length
-            ? `const { ${values.join(', ')} } = await setup(${JSON.stringify(values)}, ${JSON.stringify(block.code)});`
-            : '',
-          block.code,
-          'await finish();',
-          'export {};',
-        ].join('\n'),
-      );
+      writeBlock(block, file);
       await runTs(file, dir, env).then(
         () => ran++,
         (e) => failures.push(`${block.file} block ${block.index} does not run as written:\n${e.message}`),
       );
     }
+    if (!only) await rerunQuickStart(blocks, writeBlock, dir, env).catch((e) => failures.push(e.message));
   } finally {
     bin.stop();
   }
