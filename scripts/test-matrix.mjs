@@ -17,8 +17,20 @@ const lean = args.includes('--lean');
 const majors = args.filter((a) => a !== '--lean').length ? args.filter((a) => a !== '--lean') : LINES;
 // The import graph (static, the same on every line), the chaos run, the fleets (real Redis and
 // PostgreSQL, no Node-line behaviour of their own) and the fault soak (minutes of
-// load; they run in full on the running line).
-const LEAN_SKIP = ['test/house/**', 'test/chaos/**', 'test/fleets/**', 'test/faults/soak.test.ts'];
+// load; they run in full on the running line). Also the longest files whose outcome is the CLI's
+// and the MCP server's own logic over child processes (verify's contract suite and its planted
+// deviations, the MCP server restarted on its state folder) and the file stores run by Bun and
+// Deno: the client and the file stores themselves run on every line in their own tests.
+const LEAN_SKIP = [
+  'test/house/**',
+  'test/chaos/**',
+  'test/fleets/**',
+  'test/faults/soak.test.ts',
+  'test/cli/verify.test.ts',
+  'test/cli/verify-deviations.test.ts',
+  'test/mcp/state.test.ts',
+  'test/stores/file-stores-runtimes.test.ts',
+];
 const results = [];
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const reports = join(root, '.tmp', 'runtimes');
