@@ -18,6 +18,7 @@ import { type Intent, type IntentCall, newIntent, resultIdOf, sendOptions } from
 import { Leases } from './leases.js';
 import { type IntentIO, reconcile, type Verdict } from './reconcile.js';
 import { type RecoveredIntent, type RecoverOptions, recoverIntents } from './recover.js';
+import { explainRefusal, refusedAsRerun } from './refusals.js';
 
 /** What the runner needs beyond reconciliation's reads. */
 export interface IntentConfig extends IntentIO {
@@ -208,7 +209,7 @@ export class IntentRunner {
           await this.#leases.finish(record, { state: 'not_landed' }, owner);
           // Only a key of the caller's can be a rerun (one the SDK made for this call never is).
           if (opts?.idempotencyKey !== undefined && refusedAsRerun(this.cfg.store, kind, error))
-            await this.#explainRefusal(record, error, until, signal);
+            await explainRefusal(this.cfg, record, error, until, signal);
           throw error;
         }
         if (mode === 'off')
@@ -238,37 +239,6 @@ export class IntentRunner {
         );
       }
     }
-  }
-
-  /**
-   * A refusal that a rerun of a key paid before this process started would meet, on a store that
-   * forgets: says what the service's records show and why the key could not match them, never to
-   * change the request (a lower amount or a new key would be a second charge).
-   */
-  async #explainRefusal(
-    record: IntentRecord,
-    error: CallError,
-    until: number,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    let shown: string;
-    try {
-      const { payments } = await this.cfg.readOrder(record.orderId, signal, until);
-      const listed = payments
-        .filter((p) => record.kind === 'payment' || p.payment_id === record.paymentId)
-        .map((p) => `${p.payment_id} (${p.status}, ${p.amount_cents} cents, ${p.method})`);
-      shown =
-        record.kind === 'payment'
-          ? `The service's records show order ${record.orderId} with ${listed.length === 0 ? 'no payments' : `the payments ${listed.join(', ')}`}.`
-          : `The service's records show payment ${listed.join(', ') || record.paymentId} (the service lists no refunds of a payment).`;
-    } catch {
-      shown = `Order ${record.orderId} could not be read to show what the service holds.`;
-    }
-    restate(
-      error,
-      `${shown} If this call reruns idempotency key '${record.key}' after a restart, its ${record.kind} may be among them: this client's intent store forgets on restart, so a rerun cannot be matched. Check before sending anything else, and do not lower the amount or use a new key for it. To match reruns across restarts, use a store that survives them: fileStores(directory) on one machine, redisStores or postgresStores for several (docs/idempotency.md).`,
-      true,
-    );
   }
 
   async #adopt<T>(
@@ -314,20 +284,6 @@ export class IntentRunner {
     restate(error, advice, true);
     throw error;
   }
-}
-
-/** The service's refusals that a rerun of an already paid (or refunded) key meets. */
-const RERUN_REFUSALS: Record<IntentRecord['kind'], readonly string[]> = {
-  payment: ['order_already_paid', 'amount_exceeds_order_total'],
-  // Above the refundable remainder (spec 4.6), or a payment already fully refunded.
-  refund: ['validation_error', 'amount_exceeds_order_total', 'invalid_request'],
-};
-
-/** Whether `error` is a refusal a rerun after a restart meets, on a store that does not survive one. */
-function refusedAsRerun(store: IntentStore, kind: IntentRecord['kind'], error: CallError): boolean {
-  if (store.durable === true) return false;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && RERUN_REFUSALS[kind].includes(code);
 }
 
 /**
