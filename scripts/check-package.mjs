@@ -24,6 +24,7 @@ import { checkMockProduct } from './check-mock-product.mjs';
 import { checkDependencies } from './check-package-deps.mjs';
 import { checkBuildOutput } from './check-package-output.mjs';
 import { checkTypes } from './check-package-types.mjs';
+import { checkRestarts } from './check-restarts.mjs';
 import { checkShippedDocs } from './check-shipped-docs.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
 import { checkDocsFromPackage } from './run-docs.mjs';
@@ -78,6 +79,7 @@ try {
   checkLinks(join(scratch, 'node_modules', 'partner-payments'));
   checkShippedDocs(join(scratch, 'node_modules', 'partner-payments'), root);
   await checkDocsFromPackage(scratch);
+  await checkRestarts(scratch);
   checkDependencies(join(scratch, 'node_modules', 'partner-payments'));
   checkBuildOutput(join(scratch, 'node_modules', 'partner-payments'));
   await checkTypes(scratch);

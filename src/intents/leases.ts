@@ -87,6 +87,36 @@ export class Leases {
     }
   }
 
+  /**
+   * Renews `owner`'s lease of `leaseMs` on the intent's key every third of it until the returned
+   * function is called (the call ended) or the lease is lost, and never past `until` (the call's
+   * deadline). A failed renewal is retried at the next tick: the lease lapses only when the store
+   * stays unreachable for most of it, and a call that takes over then reconciles by the service's
+   * records, as after any lost answer.
+   */
+  keepAlive(
+    intent: { key: string; orderId: string },
+    owner: string,
+    leaseMs: number,
+    until: number,
+  ): () => void {
+    const renew = this.store.renew?.bind(this.store);
+    if (!renew) return () => {};
+    const timer = setInterval(() => {
+      const ms = Math.min(leaseMs, until - Date.now());
+      if (ms <= 0) return clearInterval(timer);
+      renew(intent, owner, ms).then(
+        (held) => {
+          if (!held) clearInterval(timer);
+        },
+        (error: unknown) =>
+          this.log?.('debug', `the lease of intent ${intent.key} could not be renewed: ${String(error)}`),
+      );
+    }, leaseMs / 3);
+    (timer as { unref?: () => void }).unref?.();
+    return () => clearInterval(timer);
+  }
+
   put(record: IntentRecord, owner: string, release: boolean) {
     return this.#call(() => this.store.put(record, owner, release));
   }

@@ -42,10 +42,16 @@ export class IntentRunner {
   #calls = 0;
   /** The store's leases and writes of this runner's calls. */
   readonly #leases: Leases;
+  /**
+   * A store that survives a restart and renews leases: its calls hold a short lease, renewed while
+   * they run, so that the keys of a process that died free up in seconds (api.md 22).
+   */
+  readonly #renews: boolean;
 
   constructor(private readonly cfg: IntentConfig) {
     const store = cfg.store;
     this.#leases = new Leases(store, cfg.log);
+    this.#renews = store.durable === true && typeof store.renew === 'function';
     this.#memory =
       store instanceof MemoryIntentStore &&
       store.begin === MemoryIntentStore.prototype.begin &&
@@ -141,11 +147,33 @@ export class IntentRunner {
     intent: Intent,
     first: { error: unknown } | undefined,
   ): Promise<T> {
+    const holdMs = this.#renews ? Math.min(intent.leaseMs, LIVE_LEASE_MS) : intent.leaseMs;
+    const { draft, owner, until } = intent;
+    const held = first
+      ? draft
+      : await this.#leases.acquire(draft, owner, holdMs, until, call.options?.signal);
+    if (!this.#renews || held.state === 'landed') return this.#steps(call, meta, intent, first, held);
+    const release = this.#leases.keepAlive(draft, owner, holdMs, until);
+    try {
+      return await this.#steps(call, meta, intent, first, held);
+    } finally {
+      release();
+    }
+  }
+
+  /** The call's steps from `held`, the key's record as its lease was taken (or the new key's draft). */
+  async #steps<T>(
+    call: IntentCall,
+    meta: ResponseMeta,
+    intent: Intent,
+    first: { error: unknown } | undefined,
+    held: IntentRecord,
+  ): Promise<T> {
     const opts = call.options;
-    const { key, mode, leaseMs, until, owner, draft } = intent;
+    const { key, mode, until, owner, draft } = intent;
     const signal = opts?.signal;
     const now = draft.createdAt;
-    let record = first ? draft : await this.#leases.acquire(draft, owner, leaseMs, until, signal);
+    let record = held;
     const kind = draft.kind;
     if (record.state === 'landed') return call.response.parse(record.result ?? {}) as T;
     const fresh = record.createdAt === now && record.firstSentAt === now && record.sends === 1;
@@ -285,6 +313,13 @@ export class IntentRunner {
     throw error;
   }
 }
+
+/**
+ * The lease a call holds on a store that renews it (`IntentStore.renew`): renewed every third of it
+ * while the call runs, so a process that dies holding keys frees them within this time, and a
+ * store unreachable for most of it lets another call take over (which reconciles first).
+ */
+const LIVE_LEASE_MS = 6_000;
 
 /**
  * The least of a call's time a send may leave with: a second, or a quarter of a shorter lease (the

@@ -90,6 +90,25 @@ export function intentStoreContract(stores: [string, () => IntentStore][]): void
       expect((await store.begin(d, 'c', LONG)).status).toBe('busy');
     });
 
+    it("renew extends its holder's lease, and only while it holds the key", async () => {
+      const d = draft('renew');
+      expect(store.renew).toBeTypeOf('function');
+      await store.begin(d, 'a', 1);
+      expect(await store.renew!(d, 'a', 10_000)).toBe(true);
+      await lapse(); // past the first lease: the renewed one holds
+      const begun = await store.begin(d, 'b', LONG);
+      expect(begun.status).toBe('busy');
+      expect((begun as { until: number }).until).toBeGreaterThan(Date.now() + 8_000);
+      expect(await store.renew!(d, 'b', LONG)).toBe(false);
+      expect(await store.put(step(d, { state: 'not_landed', sends: 1 }), 'a', true)).toBe('ok');
+      expect(await store.renew!(d, 'a', LONG)).toBe(false); // released
+      expect(await store.renew!(draft('renew-never'), 'a', LONG)).toBe(false);
+      expect((await store.begin(d, 'b', 1)).status).toBe('acquired');
+      await lapse();
+      expect((await store.begin(d, 'c', LONG)).status).toBe('acquired');
+      expect(await store.renew!(d, 'b', LONG)).toBe(false); // lapsed and taken by another
+    });
+
     it('another fingerprint is a conflict carrying the stored record, leased, released or landed', async () => {
       const d = draft('conflict');
       await store.begin(d, 'a', LONG);

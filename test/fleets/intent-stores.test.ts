@@ -46,6 +46,7 @@ function alternating(a: IntentStore, b: IntentStore): IntentStore {
     durable: true,
     begin: (...args) => next().begin(...args),
     put: (...args) => next().put(...args),
+    renew: (...args) => next().renew!(...args),
     get: (...args) => next().get(...args),
     forOrder: (...args) => next().forOrder(...args),
     unfinished: (...args) => next().unfinished(...args),

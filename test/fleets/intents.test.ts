@@ -5,6 +5,7 @@
 // with Redis.
 import { describe, expect, it } from 'vitest';
 import { audit, crashRun, expectExactlyOnce, figures } from './crash-recovery.js';
+import { DEADLINE_MS, deadHolder, KEYS } from './dead-holder.js';
 import { startPostgres, startRedis } from './engines.js';
 import { raceOnKeys } from './key-race.js';
 import { useFleet, useIntentStore } from './suite.js';
@@ -79,5 +80,29 @@ describe.each(ENGINES)('$name', ({ name, crashName, intents, start }) => {
         expect(race.orderIds.map((id) => race.payments.get(id)!.length)).toEqual([3, 3, 3, 3]);
       },
     );
+  });
+
+  describe(`a process killed while it holds keys, on ${name}`, () => {
+    it(`its leases lapse in seconds: the survivors, with a ${DEADLINE_MS / 1_000} s deadline, each return the order's one payment`, async () => {
+      const run = await deadHolder(suite, intents);
+      const slowest = Math.max(...run.outcomes.flat().map((o) => o.tookMs));
+      console.info(
+        `dead holder on ${name}: ${run.committed.size} of ${KEYS} payments committed before the kill; ` +
+          `the survivors' calls took at most ${slowest} ms`,
+      );
+      expect(run.committed.size).toBe(KEYS / 2);
+      for (const [i, orderId] of run.orderIds.entries()) {
+        const paid = run.payments.get(orderId)!;
+        expect(paid, orderId).toHaveLength(1);
+        expect(run.processed.get(orderId), orderId).toBe(1);
+        for (const perSurvivor of run.outcomes) {
+          const o = perSurvivor[i]!;
+          expect(o.error, `${orderId}: ${o.error?.message}`).toBeUndefined();
+          expect(o.paymentId).toBe(paid[0]);
+        }
+      }
+      // The lease (6 s) plus a reconciliation, not the dead holder's 60 s deadline.
+      expect(slowest).toBeLessThan(15_000);
+    });
   });
 });

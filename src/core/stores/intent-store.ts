@@ -110,6 +110,13 @@ export interface IntentStore {
    * already another key's result on the same order (nothing is written then), else `'ok'`.
    */
   put(record: IntentRecord, owner: string, release: boolean): Promise<'ok' | 'lost' | 'taken'>;
+  /**
+   * Extends the lease `owner` holds on the intent's key to `leaseMs` from now; false (nothing
+   * written) when it holds it no longer. A live call renews a short lease while it runs, so that a
+   * process that dies holding keys frees them in seconds (api.md 22); a store without it gives each
+   * call a lease of its whole deadline.
+   */
+  renew?(intent: { key: string; orderId: string }, owner: string, leaseMs: number): Promise<boolean>;
   /** The record of a key. */
   get(key: string): Promise<IntentRecord | undefined>;
   /** Every record on an order (the other keys' results are not this key's candidates). */

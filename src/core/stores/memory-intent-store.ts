@@ -246,6 +246,13 @@ export class MemoryIntentStore implements IntentStore {
     return 'ok';
   }
 
+  async renew(intent: { key: string }, owner: string, leaseMs: number): Promise<boolean> {
+    const kept = this.#held.get(intent.key);
+    if (kept?.owner !== owner) return false;
+    kept.until = Date.now() + leaseMs - this.#epoch;
+    return true;
+  }
+
   async get(key: string): Promise<IntentRecord | undefined> {
     return this.#held.get(key)?.record(this.#epoch);
   }

@@ -159,6 +159,19 @@ export function fileIntentStore({ disk, ttlMs, wrote }: FileIntentConfig): FileI
       return result;
     },
 
+    async renew(intent, owner, leaseMs) {
+      const d = await disk();
+      let held = false;
+      await change(d, intent.orderId, (ledger) => {
+        const h = heldIn(ledger, intent.key);
+        held = h !== undefined && h.owner === owner;
+        if (!ledger || !h || !held) return undefined;
+        const kept: Held = { record: h.record, owner, until: Date.now() + leaseMs };
+        return { orderId: ledger.orderId, keys: { ...ledger.keys, [intent.key]: kept } };
+      });
+      return held;
+    },
+
     async get(key) {
       const d = await disk();
       const pointer = await d.readJson<Pointer>(await pointerOf(d, key));

@@ -96,6 +96,13 @@ export function postgresIntentStore(query: Query): IntentStore {
         throw error;
       }
     },
+    async renew(intent, owner, leaseMs) {
+      const { rowCount } = await query(
+        'UPDATE partner_payments_intents SET lease_until = $3 WHERE key = $1 AND lease_owner = $2',
+        [intent.key, owner, Date.now() + Math.ceil(leaseMs)],
+      );
+      return rowCount === 1;
+    },
     async get(key) {
       const { rows } = await query('SELECT record FROM partner_payments_intents WHERE key = $1', [key]);
       return rows[0] === undefined ? undefined : parse(rows[0]);

@@ -128,6 +128,17 @@ return 'ok'
 `;
 
 /**
+ * KEYS: record. ARGV: owner, leaseMs. Extends the lease of its holder to leaseMs from now (Redis's
+ * clock); 0 when `owner` holds it no longer.
+ */
+export const RENEW = `
+if redis.call('HGET', KEYS[1], 'lo') ~= ARGV[1] then return 0 end
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[1], 'lu', tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + tonumber(ARGV[2]))
+return 1
+`;
+
+/**
  * KEYS: record, order's keys, unfinished index. ARGV: owner, key, 'drop' or 'release'. Undoes a
  * begin whose caller sends nothing: 'drop' deletes the record it created, 'release' frees the lease.
  */

@@ -17,6 +17,7 @@ import {
   POINT,
   PUT,
   pointerKey,
+  RENEW,
   recordIn,
   refundsKey,
   UNDO,
@@ -49,6 +50,7 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
   const begin = scriptRunner(link, BEGIN);
   const put = scriptRunner(link, PUT);
   const undo = scriptRunner(link, UNDO);
+  const renew = scriptRunner(link, RENEW);
   const wait = durability ? [['WAIT', durability.replicas, durability.timeoutMs]] : undefined;
   /** The script's reply and how many replicas acknowledged it (all, when no durability is asked). */
   const written = (
@@ -160,6 +162,10 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
         throw short(record.key, acknowledged);
       }
       return String(reply) as PutResult;
+    },
+    async renew(intent, owner, leaseMs) {
+      const reply = await renew([bucketKeys(intent.orderId).record(intent.key)], [owner, Math.ceil(leaseMs)]);
+      return Number(reply) === 1;
     },
     get: read,
     async forOrder(orderId) {
