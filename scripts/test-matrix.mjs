@@ -20,8 +20,18 @@ const majors = args.filter((a) => a !== '--lean').length ? args.filter((a) => a 
 // load; they run in full on the running line). Also the longest files whose outcome is the CLI's
 // and the MCP server's own logic over child processes (verify's contract suite and its planted
 // deviations, the MCP server restarted on its state folder) and the file stores run by Bun and
-// Deno: the client and the file stores themselves run on every line in their own tests.
+// Deno: the client and the file stores themselves run on every line in their own tests. And the
+// files whose work is the same JavaScript on any line and takes long: the compiled checks against
+// zod's verdicts, the mock bin's command line and its served documents, the fault table, the
+// intents' memory footprint (a figure of the running line's V8, kept on it).
 const LEAN_SKIP = [
+  'test/schemas/compiled.test.ts',
+  'test/mock-product/cli.test.ts',
+  'test/mock-product/bin-flags.test.ts',
+  'test/testing/bin.test.ts',
+  'test/testing/documents.test.ts',
+  'test/faults/fault-table.test.ts',
+  'test/intents/footprint.test.ts',
   'test/house/**',
   'test/chaos/**',
   'test/fleets/**',

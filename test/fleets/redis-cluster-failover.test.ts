@@ -248,7 +248,7 @@ describe('what WAIT holds: the replica is cut off when the intent is written', (
     '%s: the master killed as the payment leaves, its replica promoted: the intent is there, the rerun returns the one payment',
     async (flavour) => {
       const redis = await connect(flavour);
-      const { client, orderIds } = await payer(redis, { durability: { replicas: 1, timeoutMs: 5_000 } });
+      const { client, orderIds } = await payer(redis, { durability: { replicas: 1, timeoutMs: 15_000 } });
       const orderId = orderIds[0]!;
       const key = `waited-${orderId}`;
       const record = bucketKeys(orderId).record(key);
@@ -286,7 +286,8 @@ describe('what WAIT holds: the replica is cut off when the intent is written', (
     '%s: the write before a resend (its record, second send) is on the replica before the resend leaves',
     async (flavour) => {
       const redis = await connect(flavour);
-      const durability = { replicas: 1, timeoutMs: 5_000 };
+      // Long enough for the heal on a loaded machine (the WAIT ends as soon as the link is back).
+      const durability = { replicas: 1, timeoutMs: 15_000 };
       const { client, orderIds } = await payer(redis, { durability }, 1, { maxRetries: 1 });
       const orderId = orderIds[0]!;
       const key = `resent-${orderId}`;
@@ -321,6 +322,8 @@ describe('what WAIT holds: the replica is cut off when the intent is written', (
         expect(paymentsOf(orderId).map((p) => p.payment_id)).toEqual([payment.payment_id]);
       } finally {
         m.door = undefined;
+        // A failed run must not leave the next one a master whose replica is cut off.
+        await cluster.heal(victim).catch(() => {});
       }
     },
   );
