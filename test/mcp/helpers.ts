@@ -9,7 +9,12 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { mockEnv, type Served } from '../cli/helpers.js';
 import { serveMock } from '../helpers/loopback-mock.js';
 
@@ -60,6 +65,7 @@ export async function connectStdio(
   served: Served,
   flags: string[] = [],
   env: Record<string, string> = {},
+  options: ClientOptions = {},
 ): Promise<Session> {
   const state = mkdtempSync(join(tmpdir(), 'mcp-state-'));
   const transport = new StdioClientTransport({
@@ -78,7 +84,7 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  const client = newClient(options);
   await client.connect(transport);
   const stop = async () => {
     await client.close();
@@ -97,6 +103,22 @@ export async function connectStdio(
       await stop();
     },
   );
+}
+
+/** How the test's MCP client behaves. */
+export interface ClientOptions {
+  /** Declares MCP elicitation and answers each request with this (a person's answer). */
+  elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+}
+
+function newClient(options: ClientOptions): Client {
+  const { elicit } = options;
+  const client = new Client(
+    { name: 'test', version: '1.0.0' },
+    elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
+  return client;
 }
 
 function alive(pid: number): boolean {
