@@ -6,7 +6,8 @@
 // (three ledgers on one store), of which exactly what the budget allows pass. Then the same race
 // end to end: 15 concurrent charges over three `mcp` servers sharing one Redis, against the mock,
 // never pass the budget (the mock's payments are counted; the control is a budget that allows all).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -230,6 +231,37 @@ describe.each([
     expect(answers.filter((a) => a.ok)).toHaveLength(5);
     expect(answers.filter((a) => !a.ok && a.reason === 'budget')).toHaveLength(10);
   }, 30_000);
+});
+
+describe('the files ledger lock', () => {
+  it('a lock left by a process that is gone is taken over; one held by a live process is waited on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agent-lock-'));
+    try {
+      const ledger = await fileLedger(dir);
+      const lock = join(dir, 'agent', 'agent-ledger.lock');
+      mkdirSync(join(dir, 'agent'), { recursive: true });
+      // A pid that was alive and is not any more (a server killed inside the lock).
+      const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+        encoding: 'utf8',
+      }).stdout;
+      writeFileSync(lock, `${gone} stale-token`);
+      expect(await ledger.reserve(request({ key: 'after-crash' }))).toMatchObject({ ok: true });
+      expect(existsSync(lock)).toBe(false);
+      // A live holder (this process): the call waits until the lock is let go.
+      writeFileSync(lock, `${process.pid} live-token`);
+      let done = false;
+      const waiting = ledger.reserve(request({ key: 'waits' })).then((a) => {
+        done = true;
+        return a;
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(done).toBe(false);
+      rmSync(lock);
+      expect(await waiting).toMatchObject({ ok: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('15 concurrent charges over three mcp servers sharing one Redis', () => {

@@ -76,7 +76,9 @@ export async function runMcp(args: McpArgs, io: Io): Promise<number> {
     ...(guard ? { guard } : {}),
     ...(audit ? { audit } : {}),
   };
-  const mode = `${args.allowWrites ? 'writes allowed' : 'read-only'}${args.maxAmountCents === undefined ? '' : `, at most ${args.maxAmountCents} cents`}, intents ${args.intentStore ? `in ${args.intentStore.protocol}//${args.intentStore.hostname}` : args.stateDir ? `in ${args.stateDir}` : 'in memory'}`;
+  const budget =
+    args.budgetCents === undefined ? '' : `, a budget of ${args.budgetCents} cents per ${args.budgetWindow}`;
+  const mode = `${args.allowWrites ? 'writes allowed' : 'read-only'}${args.maxAmountCents === undefined ? '' : `, at most ${args.maxAmountCents} cents`}${budget}, intents ${args.intentStore ? `in ${args.intentStore.protocol}//${args.intentStore.hostname}` : args.stateDir ? `in ${args.stateDir}` : 'in memory'}`;
   try {
     if (args.httpPort === undefined) {
       await serveStdio(shared);

@@ -99,7 +99,7 @@ export function createServer(shared: Shared): McpServer {
     { name: 'partner-payments', version: VERSION },
     {
       instructions:
-        'Payments tools. Reads are safe. charge and refund_payment take an idempotency_key: choose one per intended charge or refund and reuse it on every retry of that operation; the same key never charges or refunds twice. On outcome_unknown, call again with the same key.',
+        'Payments tools. Reads are safe. charge and refund_payment take an idempotency_key, which names the purchase (or refund): choose one per intended charge or refund and reuse it, with the same arguments, on every retry of that operation; the same key never charges or refunds twice, and a new key is a new purchase. On outcome_unknown, call again with the same key. A refusal (budget_exceeded, possible_duplicate, not_confirmed, confirmation_unavailable) means nothing was sent: tell the person; never change the request to get past it.',
     },
   );
   const server = mcp.server;
