@@ -200,6 +200,13 @@ describe.each([
         request({ key: 'e', fp, now: T0 + 16 * 60_000, budget: undefined, allowDuplicateOf: 'd' }),
       ),
     ).toMatchObject({ ok: true });
+    // A charge on the order id matches the earlier charge that made that order.
+    expect(
+      await ledger.reserve(request({ key: 'f', fp: ['order:o-a'], now: T0 + 60_000, budget: undefined })),
+    ).toMatchObject({ ok: false, reason: 'duplicate', entry: { key: 'a' } });
+    expect(
+      await ledger.reserve(request({ key: 'g', fp: ['order:o-other'], now: T0 + 60_000, budget: undefined })),
+    ).toMatchObject({ ok: true });
     // A released charge (declined) is no duplicate.
     await fresh();
     await ledger.reserve(request({ key: 'a', fp }));

@@ -103,6 +103,15 @@ describe('a server without elicitation: the cap, the budget, the duplicate guard
     expect(again.out.message).toContain(d1.payment_id);
     expect(again.out.fix).toContain('idempotency_key "dup-1"');
     expect(again.sent).toBe(0);
+    // The same order charged by its id under a fresh key is the same purchase again.
+    const byId = await call(server, 'charge', {
+      idempotency_key: 'dup-4',
+      order_id: d1.order_id,
+      amount_cents: 100,
+    });
+    expect(byId.out).toMatchObject({ error: 'possible_duplicate' });
+    expect(byId.out.message).toContain('"dup-1"');
+    expect(byId.sent).toBe(0);
     // Control: another order (another external reference) is not a duplicate.
     const other = await call(server, 'charge', charge('dup-3', 100, 'inv-d-other'));
     expect(other.result.isError, JSON.stringify(other.out)).toBeFalsy();
@@ -159,6 +168,7 @@ describe('a server without elicitation: the cap, the budget, the duplicate guard
       ['unconfirmable', 'refused', 'confirmation_unavailable'],
       ['dup-1', 'sent', null],
       ['dup-2', 'refused', 'possible_duplicate'],
+      ['dup-4', 'refused', 'possible_duplicate'],
       ['dup-3', 'sent', null],
       ['budget-a', 'sent', null],
       ['budget-b', 'refused', 'budget_exceeded'],
@@ -315,5 +325,31 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     expect(charge?.description).toContain('The idempotency_key names the purchase');
     expect(charge?.description).toContain('on every retry of it');
     expect(tools.find((t) => t.name === 'refund_payment')?.description).toContain('names this refund');
+  });
+
+  it('a charge on an existing order shows the person its location and external reference', async () => {
+    const created = await call(server, 'create_order', {
+      idempotency_key: 'co-1',
+      order: { location_id: location(), total_cents: 1_200, external_reference: 'inv-co-1' },
+    });
+    expect(created.result.isError, JSON.stringify(created.out)).toBeFalsy();
+    answers.push({ action: 'accept', content: { confirm: true } });
+    const paid = await call(server, 'charge', {
+      idempotency_key: 'co-1-charge',
+      order_id: created.out.order_id,
+      amount_cents: 1_200,
+    });
+    expect(paid.result.isError, JSON.stringify(paid.out)).toBeFalsy();
+    expect(paid.sent).toBe(1);
+    const message = (asked.at(-1) as { message: string }).message;
+    for (const part of [
+      '1200 cents',
+      location(),
+      'inv-co-1',
+      'co-1-charge',
+      created.out.order_id as string,
+    ]) {
+      expect(message).toContain(part);
+    }
   });
 });

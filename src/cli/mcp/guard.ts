@@ -124,7 +124,7 @@ export class Guard {
     let confirmed = false;
     if (!answer.ok && answer.reason === 'duplicate') {
       const earlier = answer.entry;
-      const said = await ask(duplicateQuestion(p, earlier, this.rules));
+      const said = await ask(duplicateQuestion(await this.shown(p, signal), earlier, this.rules));
       if (said !== 'accept') throw duplicateRefusal(p, earlier, this.rules, said);
       confirmed = true;
       answer = await this.reserve(p, earlier.key);
@@ -137,7 +137,7 @@ export class Guard {
     // A retry of a key whose payment (or refund) is known sends nothing: no question for it.
     const known = answer.existing && (answer.entry.payment ?? answer.entry.refund) !== undefined;
     if (!confirmed && cap !== undefined && p.amount > cap && !known) {
-      const said = await ask(confirmQuestion(p, cap));
+      const said = await ask(confirmQuestion(await this.shown(p, signal), cap));
       if (said !== 'accept') {
         if (created) await this.ledger.update(p.kind, p.key, { released: true });
         throw confirmRefusal(p, cap, said);
@@ -164,6 +164,24 @@ export class Guard {
       ...(allowDuplicateOf === undefined ? {} : { allowDuplicateOf }),
       retainMs: RETAIN_MS,
     });
+  }
+
+  /**
+   * The purchase as the person is shown it: a call on an existing order is given the order's
+   * location and external reference (one read; without it, the order id alone).
+   */
+  private async shown(p: Purchase, signal?: AbortSignal): Promise<Purchase> {
+    if (p.order === undefined || p.reference !== undefined) return p;
+    try {
+      const order = await this.client.orders.get(p.order, { signal });
+      return {
+        ...p,
+        location: order.location_id,
+        ...(order.external_reference ? { reference: order.external_reference } : {}),
+      };
+    } catch {
+      return p;
+    }
   }
 
   /** Reads the payments last seen pending within the window; whether one of them gave its amount back. */

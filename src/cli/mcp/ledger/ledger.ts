@@ -17,7 +17,10 @@ export interface Entry {
   amount: number;
   /** When it was reserved (ms since the epoch, the reserving server's clock). */
   at: number;
-  /** What the duplicate guard matches (`content:location|total|reference`, `order:<id>`); charges only. */
+  /**
+   * What the duplicate guard matches (`content:location|total|reference`, `order:<id>`); charges
+   * only. A charge on `order:<id>` also matches an earlier charge that made or paid that order.
+   */
   fp: string[];
   order?: string;
   payment?: string;
@@ -108,7 +111,8 @@ export function decide(entries: Entry[], r: ReserveRequest): ReserveAnswer {
           e.key !== r.key &&
           e.key !== r.allowDuplicateOf &&
           e.at >= since &&
-          e.fp.some((f) => r.fp.includes(f)),
+          (e.fp.some((f) => r.fp.includes(f)) ||
+            (e.order !== undefined && r.fp.includes(`order:${e.order}`))),
       )
       .sort((a, b) => b.at - a.at)[0];
     if (earlier) return { ok: false, reason: 'duplicate', entry: earlier };

@@ -68,6 +68,7 @@ if dupMs > 0 and #fp > 0 then
     if e.kind == kind and not e.released and e.key ~= key and e.key ~= allow then
       local hit = false
       for _, f in ipairs(e.fp) do for _, g in ipairs(fp) do if f == g then hit = true end end end
+      if e.order then for _, g in ipairs(fp) do if g == 'order:' .. e.order then hit = true end end end
       if hit and (best == nil or e.at > best.at) then best = e end
     end
   end
