@@ -5,7 +5,7 @@
 // elicitation (accepted, declined, cancelled, unsupported, and not carried over to another amount),
 // and the audit log (one line per write call, never a secret). Each rule has its positive control;
 // "nothing was sent" is read from the mock's request log. Three server processes in all.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -204,6 +204,7 @@ describe('a server without elicitation: the cap, the budget, the duplicate guard
 
 describe('a server whose client can ask the person (MCP elicitation)', () => {
   let server: Session;
+  const stateB = temp('agent-b');
   const asked: ElicitRequest['params'][] = [];
   const answers: ElicitResult[] = [];
   beforeAll(async () => {
@@ -220,7 +221,7 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
         '--scopes',
         'payments:create,payments:read,locations:read,payments:refund',
         '--state-dir',
-        temp('agent-b'),
+        stateB,
       ],
       {},
       {
@@ -351,5 +352,13 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     ]) {
       expect(message).toContain(part);
     }
+  });
+
+  it('a ledger that cannot be used refuses (ledger_unavailable) and sends nothing', async () => {
+    rmSync(join(stateB, 'agent'), { recursive: true, force: true });
+    writeFileSync(join(stateB, 'agent'), 'not a folder');
+    const r = await call(server, 'charge', charge('no-ledger', 100, 'inv-no-ledger'));
+    expect(r.out).toMatchObject({ error: 'ledger_unavailable' });
+    expect(r.sent).toBe(0);
   });
 });

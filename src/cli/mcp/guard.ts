@@ -116,6 +116,20 @@ export class Guard {
 
   /** Checks and reserves, asks the person when the rules say so; a {@link Refusal} when it may not be sent. */
   async before(p: Purchase, ask: Ask, signal?: AbortSignal): Promise<Hold> {
+    try {
+      return await this.check(p, ask, signal);
+    } catch (error) {
+      if (error instanceof Refusal) throw error;
+      // The ledger could not be read or written: without it no rule can hold, so nothing is sent.
+      throw new Refusal(
+        'ledger_unavailable',
+        `This server could not check its budget and duplicate records (${this.ledger.where}): ${String(error instanceof Error ? error.message : error).replace(/\/\/[^@\s/]*@/g, '//[REDACTED]@')}. Nothing was sent.`,
+        `Call again later with the same idempotency_key and arguments; if it persists, tell the person that the server's store (--state-dir or --intent-store) needs attention.`,
+      );
+    }
+  }
+
+  private async check(p: Purchase, ask: Ask, signal?: AbortSignal): Promise<Hold> {
     let answer = await this.reserve(p);
     if (!answer.ok && answer.reason === 'budget' && p.kind === 'charge') {
       // Payments that were pending may have been declined since: read them, then check again.

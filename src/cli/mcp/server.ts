@@ -13,7 +13,7 @@ import {
 import * as z from 'zod';
 import { validate } from '../../core/call/validate.js';
 import type { PaymentsClient } from '../../index.js';
-import { VERSION } from '../../index.js';
+import { RequestValidationError, VERSION } from '../../index.js';
 import type { SecretRegistry } from '../../internal/redact.js';
 import { type AuditLog, auditFields } from './audit.js';
 import { failureOf, Refusal, type ToolFailure } from './errors.js';
@@ -174,7 +174,9 @@ export function createServer(shared: Shared): McpServer {
     } catch (error) {
       const failure = scrub(failureOf(error), shared.secrets) as ToolFailure;
       if (tool?.write) {
-        const outcome = error instanceof Refusal ? 'refused' : failure.outcome_unknown ? 'unknown' : 'failed';
+        // A refusal of this server or a request the client's checks refused: nothing was sent.
+        const nothingSent = error instanceof Refusal || error instanceof RequestValidationError;
+        const outcome = nothingSent ? 'refused' : failure.outcome_unknown ? 'unknown' : 'failed';
         await audited(shared, tool.name, args, out, outcome, failure.error);
       }
       return failed(failure);
