@@ -118,6 +118,18 @@ describe('a server without elicitation: the cap, the budget, the duplicate guard
     expect(other.sent).toBe(2);
   });
 
+  it('a charge the service refuses gives its reservation back (and its audit line says failed)', async () => {
+    const missing = '00000000-0000-4000-8000-00000000dead';
+    const r = await call(server, 'charge', {
+      idempotency_key: 'missing-order',
+      order_id: missing,
+      amount_cents: 4_000,
+    });
+    expect(r.result.isError).toBe(true);
+    expect(r.out).toMatchObject({ status: 404 });
+    // Its 4 000 cents did not stay reserved: the budget below still has 4 800 to give.
+  });
+
   let a1: Charged['payment'];
   it('the budget refuses the charge that would pass it, naming what is left, and sends nothing', async () => {
     // 200 spent by the two charges above; 2800 more makes 3000.
@@ -170,6 +182,7 @@ describe('a server without elicitation: the cap, the budget, the duplicate guard
       ['dup-2', 'refused', 'possible_duplicate'],
       ['dup-4', 'refused', 'possible_duplicate'],
       ['dup-3', 'sent', null],
+      ['missing-order', 'failed', expect.any(String)],
       ['budget-a', 'sent', null],
       ['budget-b', 'refused', 'budget_exceeded'],
       ['budget-c', 'sent', null],
@@ -250,35 +263,36 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     for (const part of ['1500 cents', location(), 'inv-conf-1', 'conf-1']) expect(message).toContain(part);
   });
 
-  it('declined or cancelled: not_confirmed, nothing sent', async () => {
+  it('declined, cancelled, a yes left unticked, or no answer (the client failed): not_confirmed, nothing sent', async () => {
+    // The fourth finds no answer planned: the client's handler throws, as one that never answers does.
     answers.push(
       { action: 'decline' },
       { action: 'cancel' },
       { action: 'accept', content: { confirm: false } },
     );
-    for (const key of ['conf-2', 'conf-3', 'conf-4']) {
+    for (const key of ['conf-2', 'conf-3', 'conf-4', 'conf-4b']) {
       const r = await call(server, 'charge', charge(key, 1_500, `inv-${key}`));
       expect(r.out, key).toMatchObject({ error: 'not_confirmed' });
       expect(r.sent).toBe(0);
     }
-    expect(asked).toHaveLength(4);
+    expect(asked).toHaveLength(5);
   });
 
   it('a confirmation is bound to its call: the key with another amount is refused, its retry asks nothing', async () => {
     const other = await call(server, 'charge', charge('conf-1', 1_500, 'inv-conf-1', 1_400));
     expect(other.out).toMatchObject({ error: 'idempotency_conflict' });
     expect(other.sent).toBe(0);
-    expect(asked).toHaveLength(4); // not asked, and not let through by the first yes
+    expect(asked).toHaveLength(5); // not asked, and not let through by the first yes
     // The same call again sends nothing (its payment is known): no question for it.
     const retry = await call(server, 'charge', charge('conf-1', 1_500, 'inv-conf-1'));
     expect((retry.out as Charged).payment.payment_id).toBe(k1.payment_id);
     expect(retry.sent).toBe(0);
-    expect(asked).toHaveLength(4);
+    expect(asked).toHaveLength(5);
     // A new call for the same amount is asked again: no earlier yes is reused.
     answers.push({ action: 'decline' });
     const fresh = await call(server, 'charge', charge('conf-5', 1_500, 'inv-conf-5'));
     expect(fresh.out).toMatchObject({ error: 'not_confirmed' });
-    expect(asked).toHaveLength(5);
+    expect(asked).toHaveLength(6);
   });
 
   it('a possible duplicate is put to the person: a no refuses it naming the first, a yes lets it through', async () => {
@@ -288,7 +302,7 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     expect(no.out.message).toContain('"conf-1"');
     expect(no.out.message).toContain(k1.payment_id);
     expect(no.sent).toBe(0);
-    expect((asked[5] as { message: string }).message).toContain('conf-1');
+    expect((asked[6] as { message: string }).message).toContain('conf-1');
     answers.push({ action: 'accept', content: { confirm: true } });
     const yes = await call(server, 'charge', charge('conf-7', 1_500, 'inv-conf-1', 500));
     expect(yes.result.isError, JSON.stringify(yes.out)).toBeFalsy();
