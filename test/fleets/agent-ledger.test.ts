@@ -169,6 +169,12 @@ describe.each([
     expect(await ledger.reserve(request({ key: 'b', amount: 1 }))).toMatchObject({ reason: 'budget' });
     await ledger.observe('p-1', 'declined');
     expect(await ledger.reserve(request({ key: 'b', amount: 5_000 }))).toMatchObject({ ok: true });
+    // The declined key's retry sends nothing (its payment is known): it takes nothing either.
+    expect(await ledger.reserve(request({ key: 'a', amount: 5_000 }))).toMatchObject({
+      ok: true,
+      existing: true,
+      entry: { released: true, status: 'declined' },
+    });
     // A released key is reserved afresh by its next call.
     await ledger.update('charge', 'b', { released: true });
     expect(await ledger.reserve(request({ key: 'b', amount: 4_000 }))).toMatchObject({

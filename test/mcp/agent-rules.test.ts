@@ -252,6 +252,7 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
   });
 
   let k1: Charged['payment'];
+  let k7: Charged['payment'];
   it('above the threshold the person is asked (amount, location, reference, key); a yes sends it', async () => {
     answers.push({ action: 'accept', content: { confirm: true } });
     const r = await call(server, 'charge', charge('conf-1', 1_500, 'inv-conf-1'));
@@ -307,6 +308,7 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     const yes = await call(server, 'charge', charge('conf-7', 1_500, 'inv-conf-1', 500));
     expect(yes.result.isError, JSON.stringify(yes.out)).toBeFalsy();
     expect(yes.sent).toBe(2); // a new key: a new order and its payment, as the person said
+    k7 = (yes.out as Charged).payment;
   });
 
   it('control of the restart: a server on another folder, with the same budget, has its whole budget', async () => {
@@ -366,6 +368,19 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     ]) {
       expect(message).toContain(part);
     }
+  });
+
+  it('a voided payment gives its amount back (seen in the answer of void_payment)', async () => {
+    // 3 300 of the 5 000 are spent (conf-1 1 500, conf-7 500, after-restart 100, co-1-charge 1 200).
+    const over = await call(server, 'charge', charge('after-void', 2_200, 'inv-after-void'));
+    expect(over.out).toMatchObject({ error: 'budget_exceeded' });
+    expect(over.out.message).toContain('1700 cents is left');
+    const voided = await call(server, 'void_payment', { order_id: k7.order_id, payment_id: k7.payment_id });
+    expect(voided.result.isError, JSON.stringify(voided.out)).toBeFalsy();
+    answers.push({ action: 'accept', content: { confirm: true } });
+    const fits = await call(server, 'charge', charge('after-void', 2_200, 'inv-after-void'));
+    expect(fits.result.isError, JSON.stringify(fits.out)).toBeFalsy();
+    expect(fits.sent).toBe(2);
   });
 
   it('a ledger that cannot be used refuses (ledger_unavailable) and sends nothing', async () => {

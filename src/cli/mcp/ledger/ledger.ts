@@ -95,7 +95,10 @@ const sameFp = (a: string[], b: string[]) => a.length === b.length && a.every((f
 export function decide(entries: Entry[], r: ReserveRequest): ReserveAnswer {
   prune(entries, r.now - r.retainMs);
   const own = entries.find((e) => e.kind === r.kind && e.key === r.key);
-  if (own && !own.released) {
+  // A key whose payment (or refund) is known is done: a retry returns it and sends nothing, so it
+  // takes nothing, even when that payment gave its amount back (declined: the retry is no new try).
+  const done = own !== undefined && (own.payment ?? own.refund) !== undefined;
+  if (own && (!own.released || done)) {
     // The same call again (a retry): already counted. Another call under the key: not this one's.
     return own.amount === r.amount && sameFp(own.fp, r.fp)
       ? { ok: true, existing: true, entry: own }

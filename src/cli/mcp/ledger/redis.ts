@@ -55,7 +55,7 @@ local id = kind .. ':' .. key
 local ownRaw = redis.call('HGET', H, id)
 if ownRaw then
   local own = cjson.decode(ownRaw)
-  if not own.released then
+  if (not own.released) or own.payment or own.refund then
     local same = own.amount == amount and #own.fp == #fp
     if same then for i = 1, #fp do if own.fp[i] ~= fp[i] then same = false end end end
     if same then return cjson.encode({ok = true, existing = true, entry = own}) end
