@@ -54,8 +54,8 @@ Safety:
                       (default 15m)
   --audit-log FILE    append one JSON line per write tool call (sent, refused or failed: time, tool,
                       key, amount, ids, outcome, code) before answering; never a secret
-                      Budgets and the duplicate guard are kept in the store below, shared by every
-                      server on it, and survive a restart.
+  The budgets and the duplicate guard are kept beside the keys (--state-dir or --intent-store),
+  shared by every server on that store, and survive a restart.
 
 Transport and state:
   --http PORT         serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback
