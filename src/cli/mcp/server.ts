@@ -112,7 +112,8 @@ export function createServer(shared: Shared): McpServer {
       const result = await server.elicitInput(
         {
           mode: 'form',
-          message,
+          // The person sees what the agent sent (a key, a reference): never a secret of the server's.
+          message: shared.secrets.redact(message),
           requestedSchema: {
             type: 'object',
             properties: {
