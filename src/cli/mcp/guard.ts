@@ -4,7 +4,7 @@
 // person's confirmation above --confirm-above-cents, all before anything is sent. After the call, the
 // reservation learns its payment (or refund), and gives its amount back when nothing was charged.
 import type { PaymentsClient } from '../../index.js';
-import { CallError } from '../../index.js';
+import { APIError, CallError, IdempotencyConflictError, RequestValidationError } from '../../index.js';
 import { formatCents } from '../../internal/format.js';
 import { Refusal } from './errors.js';
 import {
@@ -242,11 +242,17 @@ export class Guard {
         }
       },
       async failed(error) {
-        // An outcome the SDK could not tell may have moved money: it keeps counting. Any other
-        // failure sent nothing that charged (the service refused it, or it never left): the amount
-        // goes back, when this call reserved it (a retry leaves the first call's reservation alone).
+        // Only a failure that provably charged nothing gives the amount back: the service answered
+        // with an error, or the client refused the call before sending it. Anything else (an
+        // outcome the SDK could not tell, a cancelled call, a connection lost) may have moved money
+        // and keeps counting until its payment is seen. And only when this call reserved it: a retry
+        // leaves the first call's reservation alone.
         const unknown = error instanceof CallError && error.outcomeUnknown;
-        if (created && !unknown) await ledger.update(p.kind, p.key, { released: true });
+        const nothing =
+          error instanceof APIError ||
+          error instanceof RequestValidationError ||
+          error instanceof IdempotencyConflictError;
+        if (created && nothing && !unknown) await ledger.update(p.kind, p.key, { released: true });
       },
     };
   }
