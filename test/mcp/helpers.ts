@@ -131,8 +131,8 @@ function alive(pid: number): boolean {
 }
 
 /** An MCP client over Streamable HTTP at `url`. */
-export async function connectHttp(url: string): Promise<Session> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
+export async function connectHttp(url: string, options: ClientOptions = {}): Promise<Session> {
+  const client = newClient(options);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return session(
     client,

@@ -53,6 +53,8 @@ export interface Shared {
   guard?: Guard;
   /** `--audit-log`: a line per write call, before its answer. */
   audit?: AuditLog;
+  /** How long the person has to answer a confirmation (default {@link CONFIRM_WAIT_MS}). */
+  confirmWaitMs?: number;
 }
 
 /** How long the person has to answer a confirmation before it counts as not given. */
@@ -126,7 +128,7 @@ export function createServer(shared: Shared): McpServer {
             required: ['confirm'],
           },
         },
-        { timeout: CONFIRM_WAIT_MS, ...(signal ? { signal } : {}) },
+        { timeout: shared.confirmWaitMs ?? CONFIRM_WAIT_MS, ...(signal ? { signal } : {}) },
       );
       return result.action === 'accept' && result.content?.confirm === true ? 'accept' : 'decline';
     } catch (error) {
