@@ -19,11 +19,11 @@ const majors = args.filter((a) => a !== '--lean').length ? args.filter((a) => a 
 // PostgreSQL, no Node-line behaviour of their own) and the fault soak (minutes of
 // load; they run in full on the running line). Also the longest files whose outcome is the CLI's
 // and the MCP server's own logic over child processes (verify's contract suite and its planted
-// deviations, the MCP server restarted on its state folder) and the file stores run by Bun and
-// Deno: the client and the file stores themselves run on every line in their own tests. And the
-// files whose work is the same JavaScript on any line and takes long: the compiled checks against
-// zod's verdicts, the mock bin's command line and its served documents, the fault table, the
-// intents' memory footprint (a figure of the running line's V8, kept on it).
+// deviations, the MCP server restarted on its state folder, its rules for agents that pay) and the
+// file stores run by Bun and Deno: the client and the file stores themselves run on every line in
+// their own tests. And the files whose work is the same JavaScript on any line and takes long: the
+// compiled checks against zod's verdicts, the mock bin's command line and its served documents, the
+// fault table, the intents' memory footprint (a figure of the running line's V8, kept on it).
 const LEAN_SKIP = [
   'test/schemas/compiled.test.ts',
   'test/mock-product/cli.test.ts',
@@ -39,6 +39,7 @@ const LEAN_SKIP = [
   'test/cli/verify.test.ts',
   'test/cli/verify-deviations.test.ts',
   'test/mcp/state.test.ts',
+  'test/mcp/agent-rules.test.ts',
   'test/stores/file-stores-runtimes.test.ts',
 ];
 const results = [];

@@ -9,7 +9,12 @@ import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { mockEnv, type Served } from '../cli/helpers.js';
 import { serveMock } from '../helpers/loopback-mock.js';
 
@@ -60,6 +65,7 @@ export async function connectStdio(
   served: Served,
   flags: string[] = [],
   env: Record<string, string> = {},
+  options: ClientOptions = {},
 ): Promise<Session> {
   const state = mkdtempSync(join(tmpdir(), 'mcp-state-'));
   const transport = new StdioClientTransport({
@@ -78,7 +84,7 @@ export async function connectStdio(
   transport.stderr?.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const client = new Client({ name: 'test', version: '1.0.0' });
+  const client = newClient(options);
   await client.connect(transport);
   const stop = async () => {
     await client.close();
@@ -99,6 +105,22 @@ export async function connectStdio(
   );
 }
 
+/** How the test's MCP client behaves. */
+export interface ClientOptions {
+  /** Declares MCP elicitation and answers each request with this (a person's answer). */
+  elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+}
+
+function newClient(options: ClientOptions): Client {
+  const { elicit } = options;
+  const client = new Client(
+    { name: 'test', version: '1.0.0' },
+    elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
+  return client;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -109,8 +131,8 @@ function alive(pid: number): boolean {
 }
 
 /** An MCP client over Streamable HTTP at `url`. */
-export async function connectHttp(url: string): Promise<Session> {
-  const client = new Client({ name: 'test', version: '1.0.0' });
+export async function connectHttp(url: string, options: ClientOptions = {}): Promise<Session> {
+  const client = newClient(options);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return session(
     client,

@@ -27,6 +27,10 @@ beforeAll(async () => {
       '2',
       '--scopes',
       'payments:create,payments:read,locations:read,payments:refund',
+      // These tests are about the key: a second key on one order is their control. The duplicate
+      // guard, which puts that to the person, has its own tests (agent-rules.test.ts).
+      '--duplicate-window',
+      '0',
     ]),
   ]);
 }, 60_000);

@@ -13,6 +13,8 @@ const WRITE_TOOLS_IN_WORDS = `${writeTools.slice(0, -1).join(', ')} and ${writeT
 /** The usage text of `partner-payments mcp`. */
 export const MCP_USAGE = `Usage:
   partner-payments mcp [--allow-writes] [--max-amount-cents N] [--http PORT]
+                       [--budget-cents N [--budget-window 24h|7d|30d]] [--refund-budget-cents N]
+                       [--confirm-above-cents N] [--duplicate-window 15m] [--audit-log FILE]
                        [--state-dir DIR | --intent-store URL]
 
 A Model Context Protocol server over the SDK's own client: tools for an AI agent to read locations,
@@ -34,6 +36,26 @@ Safety:
   --allow-writes      enable ${WRITE_TOOLS_IN_WORDS}
                       (without it they are listed but refuse: the server is read-only)
   --max-amount-cents  refuse an order, charge or refund above this many cents, before anything is sent
+                      (a charge's new order counts by its total)
+  --budget-cents N    the charges sent within the rolling --budget-window may not pass N cents: one
+                      that would is refused (budget_exceeded, naming what is left) before anything is
+                      sent; a payment that ends declined, failed or voided gives its amount back
+  --budget-window W   24h, 7d or 30d (default 24h); also the window of --refund-budget-cents
+  --refund-budget-cents N
+                      the same for refund_payment
+  --confirm-above-cents N
+                      a charge or refund above N cents asks the person first (MCP elicitation:
+                      amount, location, order, key); declined or unanswered: not_confirmed; a client
+                      that cannot ask: confirmation_unavailable. Nothing is sent without a yes
+  --duplicate-window D
+                      a charge of the same order (location, total, external reference) that this
+                      server charged within D under another key is refused (possible_duplicate,
+                      naming that key) unless the person confirms it; 30s, 15m, 2h, 0 for none
+                      (default 15m)
+  --audit-log FILE    append one JSON line per write tool call (sent, refused or failed: time, tool,
+                      key, amount, ids, outcome, code) before answering; never a secret
+  The budgets and the duplicate guard are kept beside the keys (--state-dir or --intent-store),
+  shared by every server on that store, and survive a restart.
 
 Transport and state:
   --http PORT         serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (loopback
@@ -66,6 +88,16 @@ export interface McpArgs {
   intentStore: URL | undefined;
   /** The directory of the file stores: `--state-dir`, else the default; unset with `--intent-store`. */
   stateDir: string | undefined;
+  budgetCents: number | undefined;
+  refundBudgetCents: number | undefined;
+  /** `--budget-window` in ms, and as given. */
+  budgetWindowMs: number;
+  budgetWindow: string;
+  confirmAboveCents: number | undefined;
+  /** `--duplicate-window` in ms (0: no guard), and as given. */
+  duplicateWindowMs: number;
+  duplicateWindow: string;
+  auditLog: string | undefined;
 }
 
 /** Parses the arguments after `mcp`; a bad value throws {@link UsageError}. */
@@ -84,6 +116,12 @@ export function parseMcpArgs(
       http: { type: 'string' },
       'intent-store': { type: 'string' },
       'state-dir': { type: 'string' },
+      'budget-cents': { type: 'string' },
+      'budget-window': { type: 'string' },
+      'refund-budget-cents': { type: 'string' },
+      'confirm-above-cents': { type: 'string' },
+      'duplicate-window': { type: 'string' },
+      'audit-log': { type: 'string' },
     },
   });
   if (values.help) return { command: 'help', topic: 'mcp' };
@@ -96,6 +134,24 @@ export function parseMcpArgs(
     if (!s.value) throw new UsageError(`${s.env} is not set (or pass ${s.flag}): the server needs it`);
   }
   const scopes = scopesOf(values.scopes);
+  const budgetWindow = values['budget-window'] ?? '24h';
+  if (!(budgetWindow in BUDGET_WINDOWS)) {
+    throw new UsageError(`--budget-window must be 24h, 7d or 30d, got ${budgetWindow}`);
+  }
+  if (
+    values['budget-window'] !== undefined &&
+    values['budget-cents'] === undefined &&
+    values['refund-budget-cents'] === undefined
+  ) {
+    throw new UsageError(
+      '--budget-window needs --budget-cents or --refund-budget-cents: give the budget too',
+    );
+  }
+  const duplicateWindow = values['duplicate-window'] ?? '15m';
+  const auditLog = values['audit-log'];
+  if (auditLog !== undefined && auditLog.trim() === '') {
+    throw new UsageError('--audit-log must be a file, got an empty value');
+  }
   return {
     command: 'mcp',
     connection,
@@ -107,7 +163,34 @@ export function parseMcpArgs(
     httpPort: integer(values.http, '--http', 0, 65_535),
     intentStore: values['intent-store'] === undefined ? undefined : storeUrl(values['intent-store']),
     stateDir: values['intent-store'] === undefined ? stateDir(values['state-dir'], env) : undefined,
+    budgetCents: integer(values['budget-cents'], '--budget-cents', 1),
+    refundBudgetCents: integer(values['refund-budget-cents'], '--refund-budget-cents', 1),
+    budgetWindowMs: BUDGET_WINDOWS[budgetWindow as keyof typeof BUDGET_WINDOWS],
+    budgetWindow,
+    confirmAboveCents: integer(values['confirm-above-cents'], '--confirm-above-cents', 0),
+    duplicateWindowMs: duration(duplicateWindow, '--duplicate-window'),
+    duplicateWindow,
+    auditLog,
   };
+}
+
+const HOUR = 3_600_000;
+/** The windows --budget-window takes. */
+const BUDGET_WINDOWS = { '24h': 24 * HOUR, '7d': 7 * 24 * HOUR, '30d': 30 * 24 * HOUR } as const;
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: HOUR, d: 24 * HOUR };
+
+/** `30s`, `15m`, `2h`, `1d` or `0`, in ms; at most 30 days (what the ledger keeps). */
+function duration(value: string, flag: string): number {
+  const match = /^(\d{1,6})([smhd])?$/.exec(value.trim());
+  const ms = match
+    ? Number(match[1]) * (match[2] ? (UNITS[match[2]] as number) : match[1] === '0' ? 0 : Number.NaN)
+    : Number.NaN;
+  if (!Number.isFinite(ms) || ms > 30 * 24 * HOUR) {
+    throw new UsageError(
+      `${flag} must be a duration like 30s, 15m, 2h or 0 (none), at most 30d, got ${value}`,
+    );
+  }
+  return ms;
 }
 
 function stateDir(value: string | undefined, env: Record<string, string | undefined>): string {

@@ -8,6 +8,8 @@ import { ConfigurationError, type IntentStore, PaymentsClient, type Scope } from
 import { SecretRegistry } from '../../internal/redact.js';
 import type { Io } from '../shared/io.js';
 import type { McpArgs } from './args.js';
+import { type AuditLog, openAuditLog } from './audit.js';
+import { Guard } from './guard.js';
 import { serveHttp } from './http.js';
 import { createServer, type Shared } from './server.js';
 import { openStateDir } from './state.js';
@@ -38,14 +40,45 @@ export async function runMcp(args: McpArgs, io: Io): Promise<number> {
     return 2;
   }
   secrets.add(args.connection.clientSecret.value);
+  let audit: AuditLog | undefined;
+  if (args.auditLog !== undefined) {
+    try {
+      audit = await openAuditLog(args.auditLog, secrets);
+    } catch (error) {
+      say(
+        `cannot append to the audit log ${args.auditLog}: ${secrets.redact(String(error))}. Give --audit-log a file this user can write.`,
+      );
+      await store?.close();
+      return 3;
+    }
+  }
+  const guard =
+    store &&
+    new Guard(
+      store.ledger,
+      {
+        budgetCents: args.budgetCents,
+        refundBudgetCents: args.refundBudgetCents,
+        budgetWindowMs: args.budgetWindowMs,
+        budgetWindow: args.budgetWindow,
+        confirmAboveCents: args.confirmAboveCents,
+        duplicateWindowMs: args.duplicateWindowMs,
+        duplicateWindow: args.duplicateWindow,
+      },
+      client,
+    );
   const shared: Shared = {
     client,
     secrets,
     safety: { allowWrites: args.allowWrites, maxAmountCents: args.maxAmountCents },
     known: new KnownOrders(),
     ...(tracked ? { written: tracked.written } : {}),
+    ...(guard ? { guard } : {}),
+    ...(audit ? { audit } : {}),
   };
-  const mode = `${args.allowWrites ? 'writes allowed' : 'read-only'}${args.maxAmountCents === undefined ? '' : `, at most ${args.maxAmountCents} cents`}, intents ${args.intentStore ? `in ${args.intentStore.protocol}//${args.intentStore.hostname}` : args.stateDir ? `in ${args.stateDir}` : 'in memory'}`;
+  const budget =
+    args.budgetCents === undefined ? '' : `, a budget of ${args.budgetCents} cents per ${args.budgetWindow}`;
+  const mode = `${args.allowWrites ? 'writes allowed' : 'read-only'}${args.maxAmountCents === undefined ? '' : `, at most ${args.maxAmountCents} cents`}${budget}, intents ${args.intentStore ? `in ${args.intentStore.protocol}//${args.intentStore.hostname}` : args.stateDir ? `in ${args.stateDir}` : 'in memory'}`;
   try {
     if (args.httpPort === undefined) {
       await serveStdio(shared);
@@ -60,6 +93,7 @@ export async function runMcp(args: McpArgs, io: Io): Promise<number> {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     return 0;
   } finally {
+    await audit?.close().catch(() => undefined);
     await store?.close();
   }
 }

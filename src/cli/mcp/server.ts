@@ -13,9 +13,11 @@ import {
 import * as z from 'zod';
 import { validate } from '../../core/call/validate.js';
 import type { PaymentsClient } from '../../index.js';
-import { VERSION } from '../../index.js';
+import { RequestValidationError, VERSION } from '../../index.js';
 import type { SecretRegistry } from '../../internal/redact.js';
+import { type AuditLog, auditFields } from './audit.js';
 import { failureOf, Refusal, type ToolFailure } from './errors.js';
+import { type Answer, type Guard, purchaseOf } from './guard.js';
 import type { KnownOrders, Tool } from './tools/define.js';
 import { TOOLS } from './tools/list.js';
 import { READ_TOOLS } from './tools/reads.js';
@@ -47,7 +49,16 @@ export interface Shared {
   known: KnownOrders;
   /** Resolves once the intent store's writes under way are done (stores.ts trackWrites). */
   written?: () => Promise<void>;
+  /** The budgets, the duplicate guard and the confirmation (api.md 24), over the agent ledger. */
+  guard?: Guard;
+  /** `--audit-log`: a line per write call, before its answer. */
+  audit?: AuditLog;
+  /** How long the person has to answer a confirmation (default {@link CONFIRM_WAIT_MS}). */
+  confirmWaitMs?: number;
 }
+
+/** How long the person has to answer a confirmation before it counts as not given. */
+const CONFIRM_WAIT_MS = 120_000;
 
 /** Fields whose values are secrets: dropped from every output before the text scrub. */
 const SECRET_FIELDS = new Set([
@@ -90,14 +101,46 @@ export function createServer(shared: Shared): McpServer {
     { name: 'partner-payments', version: VERSION },
     {
       instructions:
-        'Payments tools. Reads are safe. charge and refund_payment take an idempotency_key: choose one per intended charge or refund and reuse it on every retry of that operation; the same key never charges or refunds twice. On outcome_unknown, call again with the same key.',
+        'Payments tools. Reads are safe. charge and refund_payment take an idempotency_key, which names the purchase (or refund): choose one per intended charge or refund and reuse it, with the same arguments, on every retry of that operation; the same key never charges or refunds twice, and a new key is a new purchase. On outcome_unknown, call again with the same key. A refusal (budget_exceeded, possible_duplicate, not_confirmed, confirmation_unavailable) means nothing was sent: tell the person; never change the request to get past it.',
     },
   );
   const server = mcp.server;
   server.registerCapabilities({ tools: {} });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  /** Asks the person through MCP elicitation, within this call; `unavailable` when the client cannot. */
+  const ask = async (message: string, signal?: AbortSignal): Promise<Answer> => {
+    if (!server.getClientCapabilities()?.elicitation) return 'unavailable';
+    try {
+      const result = await server.elicitInput(
+        {
+          mode: 'form',
+          // The person sees what the agent sent (a key, a reference): never a secret of the server's.
+          message: shared.secrets.redact(message),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              confirm: {
+                type: 'boolean',
+                title: 'Confirm',
+                description: 'Yes: do it, once. No: nothing is sent.',
+              },
+            },
+            required: ['confirm'],
+          },
+        },
+        { timeout: shared.confirmWaitMs ?? CONFIRM_WAIT_MS, ...(signal ? { signal } : {}) },
+      );
+      return result.action === 'accept' && result.content?.confirm === true ? 'accept' : 'decline';
+    } catch (error) {
+      // A client that said nothing of form elicitation, or an answer that never came (unanswered).
+      return /does not support/i.test(String((error as Error)?.message)) ? 'unavailable' : 'decline';
+    }
+  };
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
+    const raw = request.params.arguments ?? {};
+    let args: unknown = raw;
+    let out: unknown;
     try {
       if (!tool) {
         throw new Refusal(
@@ -106,15 +149,40 @@ export function createServer(shared: Shared): McpServer {
           `Call tools/list; the tools are ${tools.map((t) => t.name).join(', ')}.`,
         );
       }
-      const args = admit(tool, request.params.arguments ?? {}, shared.safety);
-      const out = await tool.run({ client: shared.client, known: shared.known, signal: extra.signal }, args);
+      args = admit(tool, raw, shared.safety);
+      const purchase = tool.write ? purchaseOf(tool.name, args as Record<string, unknown>) : undefined;
+      const hold =
+        purchase && shared.guard
+          ? await shared.guard.before(purchase, (message) => ask(message, extra.signal), extra.signal)
+          : undefined;
+      try {
+        out = await tool.run({ client: shared.client, known: shared.known, signal: extra.signal }, args);
+      } catch (error) {
+        await hold?.failed(error);
+        throw error;
+      }
+      // Money may have moved: the answer goes back even when the ledger cannot take the ids (the
+      // reservation then keeps counting, the safe side).
+      await hold
+        ?.sent(out)
+        .catch((error: unknown) => warn(shared, 'the agent ledger could not record the call', error));
+      // A payment seen declined, failed or voided gives its amount back to the budget.
+      await shared.guard?.observe(out).catch(() => undefined);
       // The payment or refund is recorded as landed before the agent hears of it: a server killed
       // right after this answer still returns it for the key (trackWrites).
       await shared.written?.();
       const structured = scrub(out, shared.secrets) as Record<string, unknown>;
+      if (tool.write) await audited(shared, tool.name, args, out, 'sent', null);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {
-      return failed(scrub(failureOf(error), shared.secrets) as ToolFailure);
+      const failure = scrub(failureOf(error), shared.secrets) as ToolFailure;
+      if (tool?.write) {
+        // A refusal of this server or a request the client's checks refused: nothing was sent.
+        const nothingSent = error instanceof Refusal || error instanceof RequestValidationError;
+        const outcome = nothingSent ? 'refused' : failure.outcome_unknown ? 'unknown' : 'failed';
+        await audited(shared, tool.name, args, out, outcome, failure.error);
+      }
+      return failed(failure);
     }
   });
   return mcp;
@@ -130,16 +198,46 @@ function admit(tool: Tool, raw: unknown, safety: Safety): unknown {
     );
   }
   const args = validate(tool.input, raw, `arguments of ${tool.name}`);
-  const amount = tool.amount?.(args);
   const cap = safety.maxAmountCents;
-  if (cap !== undefined && amount !== undefined && amount > cap) {
-    throw new Refusal(
-      'amount_over_limit',
-      `${tool.name} of ${amount} cents is over this server's limit of ${cap} cents (--max-amount-cents ${cap}); nothing was sent.`,
-      `Use at most ${cap} cents, or ask a person: a larger amount needs a server started with a higher --max-amount-cents.`,
-    );
+  if (cap !== undefined) {
+    // The order a charge creates is checked too: a small payment must not bring a large order.
+    const total = tool.orderTotal?.(args);
+    const amount = tool.amount?.(args);
+    const over =
+      total !== undefined && total > cap
+        ? `the order of ${total} cents that ${tool.name} would create`
+        : amount !== undefined && amount > cap
+          ? `${tool.name} of ${amount} cents`
+          : undefined;
+    if (over) {
+      throw new Refusal(
+        'amount_over_limit',
+        `${over.charAt(0).toUpperCase()}${over.slice(1)} is over this server's limit of ${cap} cents (--max-amount-cents ${cap}); nothing was sent.`,
+        `Ask a person: an amount or order above ${cap} cents needs a server started with a higher --max-amount-cents. Do not split the purchase to get under it.`,
+      );
+    }
   }
   return args;
+}
+
+/** Appends the call's audit line; a log that cannot be written is said on stderr, never to the agent. */
+async function audited(
+  shared: Shared,
+  tool: string,
+  args: unknown,
+  out: unknown,
+  outcome: 'sent' | 'refused' | 'failed' | 'unknown',
+  code: string | null,
+): Promise<void> {
+  if (!shared.audit) return;
+  const line = { time: new Date().toISOString(), tool, outcome, code, ...auditFields(args, out) };
+  await shared.audit
+    .append(line)
+    .catch((error: unknown) => warn(shared, 'the audit log could not be written', error));
+}
+
+function warn(shared: Shared, what: string, error: unknown): void {
+  process.stderr.write(`partner-payments mcp: ${what}: ${shared.secrets.redact(String(error))}\n`);
 }
 
 function failed(failure: ToolFailure): CallToolResult {

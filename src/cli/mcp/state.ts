@@ -6,6 +6,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, open, unlink } from 'node:fs/promises';
 import { fileStores } from '../../stores/index.js';
+import { fileLedger } from './ledger/files.js';
 import type { OpenedStore } from './stores.js';
 import { StoreError } from './stores.js';
 
@@ -24,7 +25,9 @@ export async function openStateDir(directory: string): Promise<OpenedStore> {
     // started for every session of an agent's client would otherwise prune only after an hour.
     await stores.prune();
     await probe(`${directory}/v1/tmp`);
-    return { intentStore: stores.intentStore, close: async () => undefined };
+    // The budgets and the duplicate guard beside the intents (api.md 24), in a folder of their own.
+    const ledger = await fileLedger(directory);
+    return { intentStore: stores.intentStore, ledger, close: async () => undefined };
   } catch (error) {
     throw new StoreError(
       `cannot use the state directory ${directory}: ${reason(error)}. Give --state-dir a directory this user can write, or --intent-store redis://... or postgres://...`,

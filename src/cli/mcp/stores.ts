@@ -3,10 +3,15 @@
 // engine's client (redis, pg) is the partner's to install: loaded only here, only when asked for.
 import type { IntentStore } from '../../index.js';
 import { POSTGRES_DDL, postgresStores, redisStores } from '../../stores/index.js';
+import type { AgentLedger } from './ledger/ledger.js';
+import { type PgPoolLike, postgresLedger } from './ledger/postgres.js';
+import { redisLedger } from './ledger/redis.js';
 
-/** An intent store and how to let go of its connection. */
+/** An intent store, the agent ledger beside it (api.md 24), and how to let go of their connection. */
 export interface OpenedStore {
   intentStore: IntentStore;
+  /** The budgets and the duplicate guard, on the same engine and connection as the intents. */
+  ledger: AgentLedger;
   close(): Promise<void>;
 }
 
@@ -27,20 +32,23 @@ export async function openIntentStore(url: URL): Promise<OpenedStore> {
     }
     return {
       intentStore: redisStores(client as never).intentStore,
+      ledger: redisLedger(client as never, where),
       close: async () => void (await client.quit().catch(() => undefined)),
     };
   }
   const pg = await load<typeof import('pg')>('pg', where);
   const Pool = pg.Pool ?? (pg as unknown as { default: typeof pg }).default.Pool;
   const pool = new Pool({ connectionString: url.href, max: 4 });
+  let ledger: AgentLedger;
   try {
     // The tables are created if absent (CREATE ... IF NOT EXISTS): docs/fleets.md.
     await pool.query(POSTGRES_DDL);
+    ledger = await postgresLedger(pool as unknown as PgPoolLike, where);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new StoreError(`could not use the intent store at ${where}: ${reason(error)}`);
   }
-  return { intentStore: postgresStores(pool).intentStore, close: () => pool.end() };
+  return { intentStore: postgresStores(pool).intentStore, ledger, close: () => pool.end() };
 }
 
 async function load<T>(name: string, where: string): Promise<T> {

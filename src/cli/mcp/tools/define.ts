@@ -52,6 +52,8 @@ export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   write: boolean;
   /** The cents this call would order, charge or refund (checked against --max-amount-cents). */
   amount?: (args: z.output<I>) => number | undefined;
+  /** The total of the order this call would create (checked against --max-amount-cents too). */
+  orderTotal?: (args: z.output<I>) => number | undefined;
   run(ctx: ToolContext, args: z.output<I>): Promise<z.input<O>>;
 }
 

@@ -37,7 +37,7 @@ function created(order: { order_id: string; status: string; total_cents: number;
 const createOrder = tool({
   name: 'create_order',
   description:
-    'Creates an order (an amount to be paid at a location) under idempotency_key: the same key with the same order returns the same order for 24 hours and never creates a second one. Nothing is charged: use charge to pay it.',
+    'Creates an order (an amount to be paid at a location) under idempotency_key, which names the order: reuse it on every retry; the same key with the same order returns the same order for 24 hours and never creates a second one. Nothing is charged: use charge to pay it.',
   input: z.strictObject({ idempotency_key: idempotencyKey, order: OrderCreateParams }),
   output: CreatedOrder,
   annotations: {
@@ -91,7 +91,7 @@ const ChargeInput = z
 const charge = tool({
   name: 'charge',
   description:
-    'Charges a card payment, exactly once per idempotency_key: either on an existing order (order_id and amount_cents) or on a new order created under the same key (order). Retrying with the SAME key and arguments, after an error or a lost answer, returns the SAME payment and never charges again. On "outcome_unknown" call charge again with the same key. The payment starts "pending": await_payment_result tells approved or declined.',
+    'Charges a card payment, exactly once per idempotency_key: either on an existing order (order_id and amount_cents) or on a new order created under the same key (order). The idempotency_key names the purchase: choose it once per purchase and send the SAME key and arguments on every retry of it (after an error, a timeout or a lost answer); that returns the SAME payment and never charges again. A new key is a new purchase: never make one up to retry. On "outcome_unknown" call charge again with the same key. The payment starts "pending": await_payment_result tells approved or declined. The server may refuse before sending anything (budget_exceeded, possible_duplicate, not_confirmed, confirmation_unavailable): tell the person, do not work around it.',
   input: ChargeInput,
   output: z.object({ idempotency_key: z.string(), order: CreatedOrder.optional(), payment: Payment }),
   annotations: {
@@ -102,6 +102,7 @@ const charge = tool({
     openWorldHint: true,
   },
   amount: (args) => args.amount_cents ?? args.order?.total_cents,
+  orderTotal: (args) => args.order?.total_cents,
   run: async ({ client, known, signal }, args) => {
     const key = args.idempotency_key;
     if (args.order) {
@@ -150,7 +151,7 @@ const voidPayment = tool({
 const refundPayment = tool({
   name: 'refund_payment',
   description:
-    'Refunds all or part of a settled payment, exactly once per idempotency_key: retrying with the SAME key and arguments returns the SAME refund and never refunds again. On "outcome_unknown" call it again later with the same key (the refund becomes known once the service reports it). Needs the payments:refund scope (--scopes).',
+    'Refunds all or part of a settled payment, exactly once per idempotency_key. The idempotency_key names this refund: send the SAME key and arguments on every retry of it; that returns the SAME refund and never refunds again, while a new key is a new refund. On "outcome_unknown" call it again later with the same key (the refund becomes known once the service reports it). Needs the payments:refund scope (--scopes).',
   input: z.strictObject({
     idempotency_key: idempotencyKey,
     order_id: orderId,
