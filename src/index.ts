@@ -58,7 +58,14 @@ export type { PaymentsMeter } from './core/observe/metrics.js';
 export type { PaymentsTracer } from './core/observe/tracing.js';
 export type { PaymentsClientOptions } from './core/options/options.js';
 export type { ClientOverrides } from './core/options/overrides.js';
-export type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './core/stores/intent-store.js';
+export type {
+  IntentBegin,
+  IntentRecord,
+  IntentStore,
+  MadeResource,
+  OrderNote,
+  RefundSighting,
+} from './core/stores/intent-store.js';
 export { MemoryIntentStore } from './core/stores/memory-intent-store.js';
 export type { RateLimitLease, RateLimitStore } from './core/stores/rate-limit-store.js';
 export { MemoryRateLimitStore } from './core/stores/rate-limit-store.js';

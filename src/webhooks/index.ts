@@ -21,6 +21,13 @@ export type {
   WebhookEvent,
   WebhookEventOf,
 } from '../schemas/events.js';
+export type {
+  CatchUpClient,
+  CatchUpOptions,
+  CatchUpOrder,
+  CatchUpRefund,
+  CatchUpResult,
+} from './catch-up.js';
 export type { DedupeOutcome, Deduplicator, DeduplicatorOptions } from './dedupe.js';
 export { createDeduplicator } from './dedupe.js';
 export type {
@@ -37,5 +44,6 @@ export type { SignedWebhookPayload } from './sign.js';
 export { signWebhookPayload, signWebhookPayloadAsync, webhookSignatureHeader } from './sign.js';
 export type { SignatureHeaderValue, WebhookSecret } from './signature.js';
 export { SIGNATURE_HEADER } from './signature.js';
+export { CATCH_UP_EVENT_PREFIX, isCatchUpEvent } from './transitions.js';
 export type { WebhookRequestLike } from './verify.js';
 export { verifyWebhook, verifyWebhookAsync, verifyWebhookRequest } from './verify.js';
