@@ -90,6 +90,13 @@ export interface WebhookHandlerOptions {
    * @default 5000
    */
   dedupeTimeoutMs?: number;
+  /**
+   * How long a run of a transition's handler holds its lease in the dedupe store (a store with
+   * `has`): a process killed mid-handler leaves the transition unapplied, and it is free again for
+   * the next `catchUp` pass (or delivery) after this. Keep it above your handlers' longest run.
+   * @default 60000
+   */
+  transitionLeaseMs?: number;
   /** Refuse events older than this (reason `event_too_old`); see `VerifyWebhookOptions.maxAgeMs`. @default undefined (no limit) */
   maxAgeMs?: number;
   /** The largest body accepted; a larger one is answered 413 unread. @default 1048576 (1 MiB) */
@@ -206,7 +213,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const transitions: TransitionStore = {
     store: dedupeStore,
     ttlMs: options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
-    leaseMs: 60_000,
+    leaseMs: options.transitionLeaseMs ?? 60_000,
   };
   /** The partner_id of the last verified delivery: what a catch-up's events carry by default. */
   let partnerId: string | undefined;
