@@ -62,8 +62,6 @@ export type {
   IntentBegin,
   IntentRecord,
   IntentStore,
-  MadeResource,
-  OrderNote,
   RefundSighting,
 } from './core/stores/intent-store.js';
 export { MemoryIntentStore } from './core/stores/memory-intent-store.js';
@@ -109,7 +107,7 @@ export type { Refund, RefundCreateParams, RefundReason, RefundStatus } from './s
 export type { WebhookEndpointCreated, WebhookEndpointCreateParams } from './schemas/webhook-endpoints.js';
 export { VERSION } from './version.js';
 // Every type of the webhooks entry (event types, dedupe store, signature header), and its functions.
-export type * from './webhooks/index.js';
+export type * from './webhooks/base.js';
 export {
   createDeduplicator,
   createWebhookHandler,
@@ -123,4 +121,4 @@ export {
   verifyWebhookAsync,
   verifyWebhookRequest,
   webhookSignatureHeader,
-} from './webhooks/index.js';
+} from './webhooks/base.js';

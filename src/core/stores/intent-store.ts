@@ -91,6 +91,7 @@ export interface RefundSighting {
  * await intentStore.noteOrder?.({ orderId: order.order_id, createdAt: Date.parse(order.created_at) });
  */
 export interface OrderNote {
+  /** The order's id. */
   orderId: string;
   /** When the order was made, epoch ms. */
   createdAt: number;
@@ -106,7 +107,9 @@ export interface OrderNote {
  *   console.log(m.kind, m.orderId, m.paymentId, m.refundId);
  */
 export interface MadeResource {
+  /** What was made. */
   kind: 'order' | 'payment' | 'refund';
+  /** The order (of the payment, or of the refunded payment). */
   orderId: string;
   /** The payment (payments), or the refunded payment (refunds). */
   paymentId?: string | undefined;

@@ -13,6 +13,7 @@ export interface FileDedupeStore extends DedupeStore {
   readonly durable: true;
   add(id: string, ttlMs: number): Promise<boolean>;
   delete(id: string): Promise<void>;
+  /** Whether `id` is held and not expired (a read: writes nothing). */
   has(id: string): Promise<boolean>;
   /** Deletes the claims expired more than `graceMs` ago. */
   prune(now: number, graceMs: number): Promise<void>;

@@ -24,6 +24,7 @@ export type ProcessOnceResult<T> = { processed: true; result: T } | { processed:
 export interface PostgresDedupeStore extends DedupeStore {
   add(id: string, ttlMs: number): Promise<boolean>;
   delete(id: string): Promise<void>;
+  /** Whether `id` is held and not expired (a read: writes nothing). */
   has(id: string): Promise<boolean>;
   /**
    * Runs `handler` inside a transaction that also records `event`'s id, so the event takes effect
