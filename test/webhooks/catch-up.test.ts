@@ -7,7 +7,12 @@ import type { DedupeStore } from '../../src/core/stores/dedupe-store.js';
 import { MemoryDedupeStore } from '../../src/core/stores/dedupe-store.js';
 import { DEFAULT_SCOPES } from '../../src/index.js';
 import { RETRY_SCHEDULE_MS } from '../../src/testing/index.js';
-import { createWebhookHandler, isCatchUpEvent, type WebhookHandler } from '../../src/webhooks/index.js';
+import {
+  createWebhookHandler,
+  isCatchUpEvent,
+  signWebhookPayload,
+  type WebhookHandler,
+} from '../../src/webhooks/index.js';
 import { loopbackMock } from '../helpers/loopback-mock.js';
 import { eventIdOnly, runCounter, startCatchUpReceiver, transitionName } from './catch-up-harness.js';
 
@@ -199,6 +204,43 @@ describe('handler.catchUp over loopback: webhooks lost to dead letters', () => {
     expect(second).toMatchObject({ delivered: 1, failed: 0 });
     expect(counter.runs.get(`payment.approved ${ids.approved[0]}`)).toBe(1);
     expect(counter.twice()).toEqual([]);
+  });
+
+  it('a webhook that arrives while a pass runs its transition is answered 500 (retried), then a duplicate', async () => {
+    const client = newClient();
+    const { payment } = await client.charge({
+      idempotencyKey: `racing-${Date.now()}`,
+      order: { location_id: partner().locations.payments, total_cents: 4_000 },
+    });
+    mock.processor.approve(payment.payment_id);
+    const lost = mock.webhooks.events().findLast((e) => e.resource.payment_id === payment.payment_id)!;
+    let release: () => void = () => {};
+    const entered = new Promise<void>((resolve) => {
+      handler = createWebhookHandler({
+        secret,
+        onError: () => {},
+        on: {
+          'payment.approved': () =>
+            new Promise<void>((done) => {
+              release = done;
+              resolve();
+            }),
+        },
+      });
+    });
+    const pass = handler.catchUp(client, { olderThanMs: 0, partnerId: partner().partnerId });
+    await entered;
+    const deliver = () => {
+      const { body, headers } = signWebhookPayload(lost, secret);
+      return handler.fetch(new Request('http://127.0.0.1/hooks', { method: 'POST', headers, body }));
+    };
+    expect((await deliver()).status).toBe(500); // the service retries it
+    release();
+    const result = await pass;
+    expect(result).toMatchObject({ delivered: 1, failed: 0 });
+    expect(await (await deliver()).json()).toEqual({ received: true, duplicate: true });
+    // Nothing of the client's credentials in what the pass gives back.
+    expect(JSON.stringify(result)).not.toContain(served.clientOptions().clientSecret);
   });
 
   it('respects olderThanMs, limit and signal', async () => {
