@@ -218,6 +218,17 @@ export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Req
   }
 
   /**
+   * The client's intent store (its `intentStore` option, else the in-memory one it made), shared
+   * with the clients derived from it: what `handler.catchUp(client)` reads (api.md 23).
+   *
+   * @example
+   * const made = await client.intentStore.made?.({ from: Date.now() - 3_600_000, to: Date.now() });
+   */
+  get intentStore(): IntentStore {
+    return this.#requester.intents.store;
+  }
+
+  /**
    * Settles every payment and refund intent that no live call holds (a process died mid-call, or a
    * call ended with an unknown outcome), by reading the service's records, and reports each key:
    * `landed` (with its id), `not_landed` (the key may be used again and creates its resource once),

@@ -58,7 +58,12 @@ export type { PaymentsMeter } from './core/observe/metrics.js';
 export type { PaymentsTracer } from './core/observe/tracing.js';
 export type { PaymentsClientOptions } from './core/options/options.js';
 export type { ClientOverrides } from './core/options/overrides.js';
-export type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './core/stores/intent-store.js';
+export type {
+  IntentBegin,
+  IntentRecord,
+  IntentStore,
+  RefundSighting,
+} from './core/stores/intent-store.js';
 export { MemoryIntentStore } from './core/stores/memory-intent-store.js';
 export type { RateLimitLease, RateLimitStore } from './core/stores/rate-limit-store.js';
 export { MemoryRateLimitStore } from './core/stores/rate-limit-store.js';
@@ -102,7 +107,7 @@ export type { Refund, RefundCreateParams, RefundReason, RefundStatus } from './s
 export type { WebhookEndpointCreated, WebhookEndpointCreateParams } from './schemas/webhook-endpoints.js';
 export { VERSION } from './version.js';
 // Every type of the webhooks entry (event types, dedupe store, signature header), and its functions.
-export type * from './webhooks/index.js';
+export type * from './webhooks/base.js';
 export {
   createDeduplicator,
   createWebhookHandler,
@@ -116,4 +121,4 @@ export {
   verifyWebhookAsync,
   verifyWebhookRequest,
   webhookSignatureHeader,
-} from './webhooks/index.js';
+} from './webhooks/base.js';

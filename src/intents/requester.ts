@@ -1,8 +1,10 @@
 // The requester the client hands its resources: the intent layer wrapped around the core. A payment
 // or refund creation (a spec with an intent) runs through the intent runner, which sends down
-// through the core; every other call goes straight to the core. Nothing of it runs inside the core.
+// through the core; an order created under a caller's key is noted in the intent store (for
+// `handler.catchUp()`, api.md 23); every other call goes straight to the core. Nothing of it runs
+// inside the core.
 import type { z } from 'zod';
-import type { APIPromise } from '../core/call/api-promise.js';
+import { APIPromise, metaOf } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import type { RequestSpec } from '../core/types.js';
 import type { IntentCall } from './intent.js';
@@ -19,6 +21,22 @@ export class KeyedRequester implements Requester {
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>> {
     if ((spec as Partial<IntentCall>).intent !== undefined)
       return this.intents.once(spec as RequestSpec as IntentCall);
-    return this.core.request(spec);
+    const store = this.intents.store;
+    if (
+      store.noteOrder === undefined ||
+      spec.method !== 'POST' ||
+      spec.route !== '/pos/v1/orders' ||
+      spec.options?.idempotencyKey === undefined
+    )
+      return this.core.request(spec);
+    // An order made under a key (orders.create with one, client.charge): noted once it exists. A
+    // failed note fails the call: a rerun of the key gets the same order and notes it.
+    const sent = this.core.request(spec);
+    // Its time is this machine's, as an intent's: what catchUp's window counts in.
+    const noted = sent.then(async (order) => {
+      await store.noteOrder?.({ orderId: (order as { order_id: string }).order_id, createdAt: Date.now() });
+      return order;
+    });
+    return APIPromise.from(noted, metaOf(sent));
   }
 }

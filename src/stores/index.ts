@@ -2,6 +2,8 @@
 // and durable stores on one machine's disk (node:fs loaded on first use, never at import).
 // Re-exports only; no engine client is imported (duck-typed), so the package adds no dependency.
 
+/** What an intent store of your own implements for `handler.catchUp` (api.md 23). */
+export type { MadeResource, OrderNote } from '../core/stores/intent-store.js';
 export type {
   FileDedupeStore,
   FileIntentStore,

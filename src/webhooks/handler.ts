@@ -1,12 +1,13 @@
 // `createWebhookHandler()`: a receiver for fetch-style platforms and Node.js servers that verifies
 // each delivery, skips redeliveries, and runs the handler of the event's kind.
-import { WebhookVerificationError } from '../core/errors/api-errors.js';
+import { PaymentsError, WebhookVerificationError } from '../core/errors/api-errors.js';
 import type { PaymentsMeter } from '../core/observe/metrics.js';
 import type { PaymentsTracer } from '../core/observe/tracing.js';
-import type { DedupeStore } from '../core/stores/dedupe-store.js';
+import { DEFAULT_DEDUPE_TTL_MS, type DedupeStore, MemoryDedupeStore } from '../core/stores/dedupe-store.js';
 import type { IntentStore } from '../core/stores/intent-store.js';
 import type { KnownEventKind } from '../schemas/event-envelope.js';
 import type { WebhookEvent, WebhookEventOf } from '../schemas/events.js';
+import type { CatchUpClient, CatchUpOptions, CatchUpResult } from './catch-up.js';
 import { claimWithin, createDeduplicator, dedupeTimeoutOf } from './dedupe.js';
 import {
   type Answer,
@@ -19,6 +20,7 @@ import {
 import { nodeApis } from './runtime.js';
 import type { WebhookSecret } from './signature.js';
 import { webhookTelemetry } from './telemetry.js';
+import { finalKey, mark, runTransition, type TransitionStore, transitionOf } from './transitions.js';
 import { verifyWebhook, verifyWebhookAsync } from './verify.js';
 
 /**
@@ -88,6 +90,13 @@ export interface WebhookHandlerOptions {
    * @default 5000
    */
   dedupeTimeoutMs?: number;
+  /**
+   * How long a run of a transition's handler holds its lease in the dedupe store (a store with
+   * `has`): a process killed mid-handler leaves the transition unapplied, and it is free again for
+   * the next `catchUp` pass (or delivery) after this. Keep it above your handlers' longest run.
+   * @default 60000
+   */
+  transitionLeaseMs?: number;
   /** Refuse events older than this (reason `event_too_old`); see `VerifyWebhookOptions.maxAgeMs`. @default undefined (no limit) */
   maxAgeMs?: number;
   /** The largest body accepted; a larger one is answered 413 unread. @default 1048576 (1 MiB) */
@@ -130,6 +139,27 @@ export interface WebhookHandler {
    * the stream, or takes `req.body` when a framework already read it as a Buffer or string. Never rejects.
    */
   node(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void>;
+  /**
+   * One pass catching up on lost webhooks (api.md 23; docs/webhooks.md): over the orders, payments
+   * and refunds `client`'s intent store says were made between `sinceMs` (24 h) and `olderThanMs`
+   * (60 s) ago, reads each not yet final from the service (through the client's own methods, so its
+   * rate limiter and deadlines apply) and, for each transition this handler has not applied, runs its
+   * `on` callback with the event the webhook would have carried: same `event_kind`, envelope and
+   * `resource`; `event_id` `catchup:<kind>:<payment_id>[:<refund_id>]` and `catch_up: true`
+   * ({@link isCatchUpEvent}). Payments made on the hosted checkout page of an order the SDK created
+   * (under a key) are included.
+   *
+   * Each transition runs once, whichever comes first: the webhook (then answered 200 as a duplicate
+   * when it, or its dead-letter replay, arrives after the pass) or a pass (several at once over
+   * shared stores included). A callback that throws leaves its transition unapplied and is counted
+   * in `failed` (with the error in `errors`); the pass goes on.
+   *
+   * @example
+   * setInterval(() => webhooks.catchUp(client).then(
+   *   (r) => r.failed > 0 && console.warn(`catch-up: ${r.failed} callbacks failed`),
+   * ), 5 * 60_000);
+   */
+  catchUp(client: CatchUpClient, options?: CatchUpOptions): Promise<CatchUpResult>;
 }
 
 /** Records the refund a refund event is about (any event whose resource names a `refund_id`). */
@@ -178,7 +208,21 @@ const SETUP_REASONS = new Set(['missing_secret', 'body_not_raw']);
  * export const POST = (request: Request) => webhooks.fetch(request); // or: (req, res) => webhooks.node(req, res)
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const dedupe = createDeduplicator({ store: options.dedupe, ttlMs: options.dedupeTtlMs });
+  const dedupeStore = options.dedupe ?? new MemoryDedupeStore();
+  const dedupe = createDeduplicator({ store: dedupeStore, ttlMs: options.dedupeTtlMs });
+  const transitions: TransitionStore = {
+    store: dedupeStore,
+    ttlMs: options.dedupeTtlMs ?? DEFAULT_DEDUPE_TTL_MS,
+    leaseMs: options.transitionLeaseMs ?? 60_000,
+  };
+  /** The partner_id of the last verified delivery: what a catch-up's events carry by default. */
+  let partnerId: string | undefined;
+  const handlerOf = (kind: string) => {
+    const run = Object.hasOwn(options.on, kind)
+      ? (options.on[kind as KnownEventKind] as ((e: WebhookEvent) => unknown) | undefined)
+      : undefined;
+    return typeof run === 'function' ? run : options.onUnknown;
+  };
   const claimTimeoutMs = dedupeTimeoutOf(options.dedupeTimeoutMs);
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const verifyOptions = { maxAgeMs: options.maxAgeMs };
@@ -218,6 +262,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return fail(500, err);
     }
     verified?.(event);
+    partnerId = event.partner_id;
     if (options.intentStore) {
       try {
         await noteRefund(options.intentStore, event);
@@ -225,10 +270,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         return fail(500, err, event);
       }
     }
-    const run = Object.hasOwn(options.on, event.event_kind)
-      ? (options.on[event.event_kind as KnownEventKind] as ((e: WebhookEvent) => unknown) | undefined)
-      : undefined;
-    const handle = typeof run === 'function' ? run : options.onUnknown;
+    const handle = handlerOf(event.event_kind);
     if (!handle) return { status: 200, body: { received: true } };
     let claimed: boolean;
     try {
@@ -238,7 +280,22 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     if (!claimed) return { status: 200, body: { received: true, duplicate: true } };
     try {
-      await handle(event);
+      const transition = transitionOf(event);
+      if (transition === undefined) await handle(event);
+      else {
+        // One transition, one run: a catch-up pass may have run it already (api.md 23).
+        const outcome = await runTransition(transitions, transition, () => handle(event));
+        if (outcome === 'applied') return { status: 200, body: { received: true, duplicate: true } };
+        if (outcome === 'busy') throw new PaymentsError('A catch-up pass is running this transition now.');
+        const kind = event.event_kind;
+        if (
+          kind === 'payment.approved' ||
+          kind === 'payment.voided' ||
+          kind === 'payment.cancelled' ||
+          kind === 'payment.expired'
+        )
+          await mark(transitions, finalKey(event.resource.payment_id)).catch(() => undefined);
+      }
       return { status: 200, body: { received: true } };
     } catch (err) {
       try {
@@ -253,5 +310,17 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   return {
     fetch: (request) => answerFetch(request, { maxBodyBytes, receive, fail }),
     node: (req, res) => answerNode(req, res, { maxBodyBytes, receive, fail }),
+    // Loaded on first use: a receiver that never catches up (and the main entry) carries none of it.
+    catchUp: async (client, catchUpOptions) =>
+      (await import('./catch-up.js')).catchUp(
+        {
+          transitions,
+          handlerOf,
+          noteRefund: (event) => (options.intentStore ? noteRefund(options.intentStore, event) : undefined),
+          partnerId: () => partnerId,
+        },
+        client,
+        catchUpOptions,
+      ),
   };
 }

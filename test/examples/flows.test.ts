@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { catchUpExample } from '../../examples/catch-up.js';
 import { chargeAndAwait } from '../../examples/charge-and-await.js';
 import { checkout } from '../../examples/checkout.js';
 import { hostedCheckout } from '../../examples/hosted-checkout.js';
@@ -41,6 +42,14 @@ describe('examples run against the embedded mock', () => {
     expect(new Set(answers.map((a) => a.orderId)).size).toBe(1);
     expect(new Set(answers.map((a) => a.paymentId)).size).toBe(1);
     expect(order.payments.map((p) => p.payment_id)).toEqual([answers[0]!.paymentId]);
+  });
+
+  it('catch-up: the lost webhooks of three approved charges are caught up once', async () => {
+    const { first, second, fulfilled } = await catchUpExample(await context());
+    expect(first).toMatchObject({ checked: 3, delivered: 3, pending: 0, failed: 0 });
+    expect(second.delivered).toBe(0);
+    expect(new Set(fulfilled).size).toBe(3);
+    expect(lines.filter((l) => l.endsWith('(caught up)'))).toHaveLength(3);
   });
 
   it('list-locations: iterates every seeded location across pages', async () => {

@@ -234,6 +234,42 @@ export function intentStoreContract(stores: [string, () => IntentStore][]): void
       expect(await store.refundsOf(key('p3'))).toEqual([]);
     });
 
+    it('made lists the orders noted and the payments and refunds that landed in a window, with their times', async () => {
+      if (!store.noteOrder || !store.made) throw new Error('the store has no noteOrder/made');
+      const t0 = Date.now();
+      await store.noteOrder({ orderId: order(1), createdAt: t0 });
+      await store.noteOrder({ orderId: order(1), createdAt: t0 + 5 }); // the same order again: kept once
+      await store.noteOrder({ orderId: order(9), createdAt: t0 - 3 * 3_600_000 }); // out of the window
+      const pay = await landed('made-pay', `${ns}-pay-1`);
+      await landed('made-refund', `${ns}-refund-1`, {
+        kind: 'refund',
+        paymentId: `${ns}-pay-1`,
+        method: undefined,
+      });
+      await store.begin(draft('made-open'), 'a', LONG); // open: not made yet
+      const mineMade = (await store.made({ from: t0 - 3_600_000, to: Date.now() + 1_000 })).filter((m) =>
+        m.orderId.startsWith(`${ns}-`),
+      );
+      const byKind = (a: { kind: string }, b: { kind: string }) => a.kind.localeCompare(b.kind);
+      expect(mineMade.sort(byKind)).toEqual([
+        { kind: 'order', orderId: order(1), createdAt: t0 },
+        { kind: 'payment', orderId: order(1), paymentId: `${ns}-pay-1`, createdAt: pay.createdAt },
+        {
+          kind: 'refund',
+          orderId: order(1),
+          paymentId: `${ns}-pay-1`,
+          refundId: `${ns}-refund-1`,
+          createdAt: expect.any(Number),
+        },
+      ]);
+      // A window that ends before them holds none of them.
+      const before = await store.made({ from: t0 - 3_600_000, to: t0 - 1 });
+      expect(before.filter((m) => m.orderId === order(1))).toEqual([]);
+      expect(
+        (await store.made({ from: 0, to: Date.now() })).filter((m) => m.orderId === order(9)),
+      ).toHaveLength(1);
+    });
+
     it('forOrder lists every key of an order, in any state, and no other', async () => {
       await landed('o1-landed', 'pay_1');
       await store.begin(draft('o1-open'), 'a', LONG);

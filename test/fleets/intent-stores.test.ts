@@ -52,6 +52,8 @@ function alternating(a: IntentStore, b: IntentStore): IntentStore {
     unfinished: (...args) => next().unfinished(...args),
     noteRefund: (...args) => next().noteRefund(...args),
     refundsOf: (...args) => next().refundsOf(...args),
+    noteOrder: (...args) => next().noteOrder!(...args),
+    made: (...args) => next().made!(...args),
   };
 }
 

@@ -20,7 +20,8 @@ let counter = 0;
 const envelope = (kind = 'payment.approved') =>
   sampleEvent(
     { event_id: `evt_handler_${++counter}`, event_kind: kind, occurred_at: '2026-05-12T10:15:30.000Z' },
-    { amount_cents: 4200 },
+    // Each envelope a transition of its own (one payment each): the handler runs a transition once.
+    { amount_cents: 4200, payment_id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}` },
   );
 
 /** A handler with spies for every callback; `on['payment.approved']` is `approved`. */

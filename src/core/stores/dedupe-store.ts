@@ -31,6 +31,13 @@ export interface DedupeStore {
   add(id: string, ttlMs: number): boolean | Promise<boolean>;
   /** Forgets `id`, so that the next delivery of it is processed (processing failed). */
   delete(id: string): void | Promise<void>;
+  /**
+   * Whether `id` is held (added, not deleted, not expired), writing nothing. Optional: with it, the
+   * webhook handler records a transition only once its handler succeeded and holds a short lease
+   * while it runs, so a process killed mid-handler loses no transition (the next `catchUp` pass
+   * runs it); without it, a transition is claimed before its handler runs, as an `event_id` is.
+   */
+  has?(id: string): boolean | Promise<boolean>;
 }
 
 /**
@@ -88,6 +95,10 @@ export class MemoryDedupeStore implements DedupeStore {
 
   delete(id: string): void {
     this.#expiries.delete(id);
+  }
+
+  has(id: string): boolean {
+    return (this.#expiries.get(id) ?? 0) > Date.now();
   }
 
   #evict(now: number): void {

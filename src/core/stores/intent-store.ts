@@ -84,6 +84,42 @@ export interface RefundSighting {
 }
 
 /**
+ * An order made under an idempotency key (`orders.create` with a key, `client.charge`), as
+ * {@link IntentStore.noteOrder} records it: catching up on lost webhooks reads it back (api.md 23).
+ *
+ * @example
+ * await intentStore.noteOrder?.({ orderId: order.order_id, createdAt: Date.parse(order.created_at) });
+ */
+export interface OrderNote {
+  /** The order's id. */
+  orderId: string;
+  /** When the order was made, epoch ms. */
+  createdAt: number;
+}
+
+/**
+ * One resource the SDK made, as {@link IntentStore.made} lists it: an order noted by
+ * {@link IntentStore.noteOrder}, or a payment or refund intent that landed (`paymentId`, and
+ * `refundId` for a refund, are the ids the service gave).
+ *
+ * @example
+ * for (const m of await intentStore.made!({ from: Date.now() - 86_400_000, to: Date.now() }))
+ *   console.log(m.kind, m.orderId, m.paymentId, m.refundId);
+ */
+export interface MadeResource {
+  /** What was made. */
+  kind: 'order' | 'payment' | 'refund';
+  /** The order (of the payment, or of the refunded payment). */
+  orderId: string;
+  /** The payment (payments), or the refunded payment (refunds). */
+  paymentId?: string | undefined;
+  /** The refund (refunds only). */
+  refundId?: string | undefined;
+  /** When it was made (an intent: when its record was created), epoch ms. */
+  createdAt: number;
+}
+
+/**
  * Where the SDK keeps its payment and refund intents (client option `intentStore`). Every method is
  * atomic for one key; a fleet shares one store (Redis or Postgres from `partner-payments/stores`),
  * so that a key used by two instances, or rerun after a crash, still produces one resource.
@@ -127,4 +163,35 @@ export interface IntentStore {
   noteRefund(sighting: RefundSighting): Promise<void>;
   /** The refunds seen for a payment. */
   refundsOf(paymentId: string): Promise<RefundSighting[]>;
+  /**
+   * Records an order made under an idempotency key (`orders.create` with a key, `client.charge`),
+   * kept at least 24 hours; the same order again changes nothing. Optional: a store without it
+   * leaves those orders out of `handler.catchUp()` (their payments made by the SDK are still in).
+   */
+  noteOrder?(order: OrderNote): Promise<void>;
+  /**
+   * What was made between `from` and `to` (epoch ms, both included): the orders noted by
+   * {@link noteOrder} and the payments and refunds whose intent landed, each with its creation
+   * time, in no particular order. Kept at least 24 hours. Optional: `handler.catchUp()` needs it
+   * (api.md 23) and says so when the client's store lacks it.
+   */
+  made?(window: { from: number; to: number }): Promise<MadeResource[]>;
+}
+
+/**
+ * The resource a landed intent made, as {@link IntentStore.made} lists it; undefined for an intent
+ * that has not landed (or landed without an id).
+ * @internal
+ */
+export function madeOf(record: IntentRecord): MadeResource | undefined {
+  if (record.state !== 'landed' || record.resultId === undefined) return undefined;
+  return record.kind === 'payment'
+    ? { kind: 'payment', orderId: record.orderId, paymentId: record.resultId, createdAt: record.createdAt }
+    : {
+        kind: 'refund',
+        orderId: record.orderId,
+        paymentId: record.paymentId,
+        refundId: record.resultId,
+        createdAt: record.createdAt,
+      };
 }

@@ -1,5 +1,13 @@
 // MemoryIntentStore, the default intent store: one process's memory, bounded (see intent-store.ts).
-import type { IntentBegin, IntentRecord, IntentStore, RefundSighting } from './intent-store.js';
+import type {
+  IntentBegin,
+  IntentRecord,
+  IntentStore,
+  MadeResource,
+  OrderNote,
+  RefundSighting,
+} from './intent-store.js';
+import { madeOf } from './intent-store.js';
 
 /**
  * One key's intent as the store keeps it: the record's fields and the key's lease in one object,
@@ -115,6 +123,8 @@ export class MemoryIntentStore implements IntentStore {
   readonly #orders = new Map<string, Set<string>>();
   /** Refunds seen in events, by payment; in the order they were noted (oldest first). */
   readonly #refunds = new Map<string, Map<string, RefundSighting & { notedAt: number }>>();
+  /** Orders noted under a key: order id -> creation time (epoch ms), oldest noted first. */
+  readonly #notedOrders = new Map<string, number>();
   readonly #ttlMs: number;
   readonly #maxIntents: number;
   #begun = 0;
@@ -299,6 +309,31 @@ export class MemoryIntentStore implements IntentStore {
         over--;
       }
     }
+  }
+
+  async noteOrder(order: OrderNote): Promise<void> {
+    if (this.#notedOrders.has(order.orderId)) return;
+    // Bounded as the intents are: past the TTL or over the cap, the oldest noted go first.
+    const old = Date.now() - this.#ttlMs;
+    for (const [id, createdAt] of this.#notedOrders) {
+      if (createdAt > old && this.#notedOrders.size < this.#maxIntents) break;
+      this.#notedOrders.delete(id);
+    }
+    this.#notedOrders.set(order.orderId, order.createdAt);
+  }
+
+  async made(window: { from: number; to: number }): Promise<MadeResource[]> {
+    const { from, to } = window;
+    const found: MadeResource[] = [];
+    for (const [orderId, createdAt] of this.#notedOrders)
+      if (createdAt >= from && createdAt <= to) found.push({ kind: 'order', orderId, createdAt });
+    for (const kept of this.#held.values()) {
+      const createdAt = kept.createdAt + this.#epoch;
+      if (createdAt < from || createdAt > to) continue;
+      const made = madeOf(kept.record(this.#epoch));
+      if (made) found.push(made);
+    }
+    return found;
   }
 
   async refundsOf(paymentId: string): Promise<RefundSighting[]> {

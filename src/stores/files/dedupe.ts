@@ -13,6 +13,8 @@ export interface FileDedupeStore extends DedupeStore {
   readonly durable: true;
   add(id: string, ttlMs: number): Promise<boolean>;
   delete(id: string): Promise<void>;
+  /** Whether `id` is held and not expired (a read: writes nothing). */
+  has(id: string): Promise<boolean>;
   /** Deletes the claims expired more than `graceMs` ago. */
   prune(now: number, graceMs: number): Promise<void>;
 }
@@ -40,6 +42,11 @@ export function fileDedupeStore(disk: () => Promise<Disk>, wrote: () => void): F
     },
     async delete(id) {
       await claim(id, { expiresAt: 0 }, (c) => c === undefined || c.expiresAt <= Date.now());
+    },
+    async has(id) {
+      const d = await disk();
+      const current = await d.latest<Claim>(await cellOf(d, id));
+      return current !== undefined && current.value.expiresAt > Date.now();
     },
     async prune(now, graceMs) {
       const d = await disk();

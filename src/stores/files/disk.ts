@@ -68,7 +68,7 @@ export async function digest(text: string): Promise<string> {
 }
 
 /** The folders of the format, under the directory given to fileStores. */
-export const FOLDERS = ['tmp', 'keys', 'orders', 'refunds', 'events', 'trash'] as const;
+export const FOLDERS = ['tmp', 'keys', 'orders', 'refunds', 'events', 'made', 'trash'] as const;
 
 /** The file system calls over one store directory, with its write discipline. */
 export class Disk {

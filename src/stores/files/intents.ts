@@ -7,8 +7,11 @@ import type {
   IntentBegin,
   IntentRecord,
   IntentStore,
+  MadeResource,
+  OrderNote,
   RefundSighting,
 } from '../../core/stores/intent-store.js';
+import { madeOf } from '../../core/stores/intent-store.js';
 import { type Disk, digest } from './disk.js';
 
 /** One key in its order's ledger: its record and its lease (`owner` null when released). */
@@ -231,9 +234,45 @@ export function fileIntentStore({ disk, ttlMs, wrote }: FileIntentConfig): FileI
       return seen.flatMap((s) => (s ? [withoutNotedAt(s)] : []));
     },
 
+    async noteOrder(order) {
+      const d = await disk();
+      const path = d.path('made', `${await digest(order.orderId)}.json`);
+      const text = JSON.stringify({ orderId: order.orderId, createdAt: order.createdAt } satisfies OrderNote);
+      // Once per order: a note already there stands.
+      await d.createOnce(path, d.path('made'), text);
+      wrote();
+    },
+
+    async made({ from, to }) {
+      const d = await disk();
+      const found: MadeResource[] = [];
+      for (const name of await d.list(d.path('made'))) {
+        const note = await d.readJson<OrderNote>(d.path('made', name));
+        if (note && note.createdAt >= from && note.createdAt <= to)
+          found.push({ kind: 'order', orderId: note.orderId, createdAt: note.createdAt });
+      }
+      for (const name of await d.list(d.path('orders'))) {
+        const ledger = (await d.latest<Ledger>(d.path('orders', name)))?.value;
+        if (!ledger) continue;
+        const landed = await owned(d, ledger, (h) => {
+          const at = h.record.createdAt;
+          return h.record.state === 'landed' && at >= from && at <= to;
+        });
+        for (const h of landed) {
+          const m = madeOf(h.record);
+          if (m) found.push(m);
+        }
+      }
+      return found;
+    },
+
     async prune(now, graceMs) {
       const d = await disk();
       const old = now - ttlMs;
+      for (const name of await d.list(d.path('made'))) {
+        const note = await d.readJson<OrderNote>(d.path('made', name));
+        if (note && note.createdAt <= old) await d.fs.unlink(d.path('made', name)).catch(() => undefined);
+      }
       for (const name of await d.list(d.path('orders'))) {
         const cell = d.path('orders', name);
         const current = await d.latest<Ledger>(cell);

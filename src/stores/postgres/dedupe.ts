@@ -24,6 +24,8 @@ export type ProcessOnceResult<T> = { processed: true; result: T } | { processed:
 export interface PostgresDedupeStore extends DedupeStore {
   add(id: string, ttlMs: number): Promise<boolean>;
   delete(id: string): Promise<void>;
+  /** Whether `id` is held and not expired (a read: writes nothing). */
+  has(id: string): Promise<boolean>;
   /**
    * Runs `handler` inside a transaction that also records `event`'s id, so the event takes effect
    * exactly once even when this process crashes mid-way. Resolves `{ processed: false }` without
@@ -64,6 +66,13 @@ export function postgresDedupeStore(
     },
     async delete(id) {
       await query('DELETE FROM partner_payments_webhook_events WHERE event_id = $1', [id]);
+    },
+    async has(id) {
+      const { rowCount } = await query(
+        'SELECT 1 FROM partner_payments_webhook_events WHERE event_id = $1 AND expires_at > $2',
+        [id, Date.now()],
+      );
+      return rowCount === 1;
     },
     async processOnce(event, handler) {
       const id = typeof event === 'string' ? event : event?.event_id;

@@ -4,8 +4,10 @@ import type {
   IntentBegin,
   IntentRecord,
   IntentStore,
+  MadeResource,
   RefundSighting,
 } from '../../core/stores/intent-store.js';
+import { madeOf } from '../../core/stores/intent-store.js';
 import type { Query } from './pool.js';
 
 /** The intent tables, part of POSTGRES_DDL. */
@@ -28,7 +30,13 @@ CREATE TABLE IF NOT EXISTS partner_payments_refunds_seen (
   payment_id text NOT NULL,
   sighting text NOT NULL
 );
-CREATE INDEX IF NOT EXISTS partner_payments_refunds_seen_payment ON partner_payments_refunds_seen (payment_id);`;
+CREATE INDEX IF NOT EXISTS partner_payments_refunds_seen_payment ON partner_payments_refunds_seen (payment_id);
+CREATE INDEX IF NOT EXISTS partner_payments_intents_updated ON partner_payments_intents (updated_at);
+CREATE TABLE IF NOT EXISTS partner_payments_orders_made (
+  order_id text PRIMARY KEY,
+  created_at bigint NOT NULL
+);
+CREATE INDEX IF NOT EXISTS partner_payments_orders_made_created ON partner_payments_orders_made (created_at);`;
 
 const INSERT = `INSERT INTO partner_payments_intents
   (key, order_id, fingerprint, state, record, lease_owner, lease_until, updated_at)
@@ -47,6 +55,7 @@ WHERE key = $1 AND lease_owner = $2`;
 /** The intent store over a query function that has made sure the tables exist (see index.ts). */
 export function postgresIntentStore(query: Query): IntentStore {
   const parse = (row: unknown) => JSON.parse((row as { record: string }).record) as IntentRecord;
+  let noted = 0;
   const store: IntentStore = {
     durable: true,
     async begin(draft, owner, leaseMs): Promise<IntentBegin> {
@@ -135,6 +144,38 @@ ON CONFLICT (refund_id) DO UPDATE SET sighting = EXCLUDED.sighting`,
         [paymentId],
       );
       return rows.map((r) => JSON.parse((r as { sighting: string }).sighting) as RefundSighting);
+    },
+    async noteOrder(order) {
+      // Every 256 notes, those older than 30 days go (the intents have their own retention).
+      if (++noted % 256 === 0)
+        await query('DELETE FROM partner_payments_orders_made WHERE created_at < $1', [
+          Date.now() - 30 * 24 * 3_600_000,
+        ]);
+      await query(
+        `INSERT INTO partner_payments_orders_made (order_id, created_at) VALUES ($1, $2)
+ON CONFLICT (order_id) DO NOTHING`,
+        [order.orderId, order.createdAt],
+      );
+    },
+    async made({ from, to }) {
+      const orders = await query(
+        'SELECT order_id, created_at FROM partner_payments_orders_made WHERE created_at BETWEEN $1 AND $2',
+        [from, to],
+      );
+      // A landed intent was last written at or after its creation: the index on updated_at narrows.
+      const intents = await query(
+        "SELECT record FROM partner_payments_intents WHERE state = 'landed' AND updated_at >= $1",
+        [from],
+      );
+      const found: MadeResource[] = orders.rows.map((r) => {
+        const row = r as { order_id: string; created_at: string };
+        return { kind: 'order', orderId: row.order_id, createdAt: Number(row.created_at) };
+      });
+      for (const row of intents.rows) {
+        const m = madeOf(parse(row));
+        if (m && m.createdAt >= from && m.createdAt <= to) found.push(m);
+      }
+      return found;
     },
   };
   return store;

@@ -14,5 +14,8 @@ export function redisDedupeStore({ send }: RedisLink): DedupeStore {
     async delete(id) {
       await send(['DEL', eventKey(id)]);
     },
+    async has(id) {
+      return Number(await send(['EXISTS', eventKey(id)])) === 1;
+    },
   };
 }

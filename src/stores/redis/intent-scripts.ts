@@ -36,8 +36,18 @@ export function bucketKeys(orderId: string) {
     /** The order's result ids, each to the key it is the result of (a hash). */
     ids: `${t}:ids:${orderId}`,
     unfinished: `${t}:unfinished`,
+    /** What the bucket's orders made (api.md 23): a sorted set by creation time (see {@link madeOf}). */
+    made: `${t}:made`,
   };
 }
+
+/**
+ * The made index of bucket `b`: members `key:<idempotency key>` (an intent, added by {@link BEGIN}
+ * when it creates the record) and `order:<order id>` (an order noted under a key), scored by their
+ * creation time (ms). Its name is the unfinished index's with `made` for `unfinished`: BEGIN derives
+ * it so (same hash tag, same slot).
+ */
+export const madeOf = (bucket: number) => `${PREFIX}:${tag(bucket)}:made`;
 
 /** The unfinished index of bucket `b` (for `unfinished()`, which reads every bucket). */
 export const unfinishedOf = (bucket: number) => `${PREFIX}:${tag(bucket)}:unfinished`;
@@ -85,6 +95,9 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('SADD', KEYS[2], ARGV[5])
   redis.call('PEXPIRE', KEYS[2], ARGV[6])
   redis.call('ZADD', KEYS[3], now, ARGV[5])
+  local made = string.sub(KEYS[3], 1, -11) .. 'made'
+  redis.call('ZADD', made, now, 'key:' .. ARGV[5])
+  redis.call('PEXPIRE', made, ARGV[6])
   return {'acquired', '', 'new'}
 end
 local h = redis.call('HMGET', KEYS[1], 'rec', 'fp', 'state', 'lo', 'lu')

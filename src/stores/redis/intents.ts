@@ -7,13 +7,16 @@ import type {
   IntentBegin,
   IntentRecord,
   IntentStore,
+  MadeResource,
   RefundSighting,
 } from '../../core/stores/intent-store.js';
+import { madeOf as madeResourceOf } from '../../core/stores/intent-store.js';
 import { type RedisLink, type ScriptRunner, scriptRunner } from './client.js';
 import {
   BEGIN,
   BUCKETS,
   bucketKeys,
+  madeOf,
   POINT,
   PUT,
   pointerKey,
@@ -208,6 +211,38 @@ export function redisIntentStore(link: RedisLink, durability?: RedisDurability):
     async refundsOf(paymentId) {
       const values = (await link.send(['HVALS', refundsKey(paymentId)])) as string[];
       return values.map((v) => JSON.parse(v) as RefundSighting);
+    },
+    async noteOrder(order) {
+      const made = bucketKeys(order.orderId).made;
+      await link.send(['ZADD', made, 'NX', order.createdAt, `order:${order.orderId}`]);
+      await link.send(['PEXPIRE', made, TTL_MS]);
+    },
+    async made({ from, to }) {
+      const old = Date.now() - TTL_MS;
+      // Every bucket's index (on a cluster, each on the master of its slot), read at once.
+      const perBucket = await Promise.all(
+        Array.from({ length: BUCKETS }, async (_, b) => {
+          const index = madeOf(b);
+          const members = (await link.send(['ZRANGEBYSCORE', index, from, to, 'WITHSCORES'])) as string[];
+          if (members.length > 0) await link.send(['ZREMRANGEBYSCORE', index, '-inf', old]);
+          const found: MadeResource[] = [];
+          await Promise.all(
+            members.map(async (member, i) => {
+              if (i % 2 === 1) return;
+              const createdAt = Number(members[i + 1]);
+              if (member.startsWith('order:')) {
+                found.push({ kind: 'order', orderId: member.slice(6), createdAt });
+                return;
+              }
+              const raw = await link.send(['HGET', recordIn(b, member.slice(4)), 'rec']);
+              const m = typeof raw === 'string' ? madeResourceOf(parse(raw)) : undefined;
+              if (m) found.push(m);
+            }),
+          );
+          return found;
+        }),
+      );
+      return perBucket.flat();
     },
   };
 }
