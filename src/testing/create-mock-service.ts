@@ -33,7 +33,7 @@ import { registerControl } from './webhooks/registration.js';
  * const mock = createMockService();
  * const server = setupServer(...mock.handlers);
  * server.listen({ onUnhandledRequest: 'error' });
- * const client = new PaymentsClient({ ...mock.clientOptions(), fetch: globalThis.fetch }); // msw intercepts fetch only
+ * const client = new PaymentsClient({ ...mock.clientOptions(), fetch: globalThis.fetch }); // read on each call: msw's patch applies
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const opts = resolveOptions(options);
@@ -168,7 +168,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     setMaintenance(on) {
       core.maintenance = on;
     },
-    async fetch(request) {
+    // An arrow, not a method: `fetch: mock.fetch` is handed on without its `this`.
+    fetch: async (input, init) => {
+      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const response = await engineFetch(request);
       // A reset (`failNext({ network: true })`) rejects, as `fetch` does when the connection drops.
       if (response.type === 'error') throw new TypeError('fetch failed', { cause: resetCause() });

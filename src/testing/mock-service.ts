@@ -110,10 +110,12 @@ export interface MockService {
   /** While on, every request answers 503 `service_unavailable`. */
   setMaintenance(on: boolean): void;
   /**
-   * The engine: answers one request directly, without msw (the handlers and `listen()` call it). A
-   * connection reset fault rejects with a `TypeError` ("fetch failed"), as `fetch` does.
+   * The engine: answers one request directly, without msw (the handlers and `listen()` call it).
+   * Called as the global `fetch` is, `(input, init)`, so it is a client's `fetch` option as it is:
+   * `new PaymentsClient({ ...mock.clientOptions(), fetch: mock.fetch })`. A connection reset fault
+   * rejects with a `TypeError` ("fetch failed"), as `fetch` does.
    */
-  fetch(request: Request): Promise<Response>;
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** Serves the mock on a real HTTP server on 127.0.0.1 (no msw needed). */
   listen(options?: { port?: number; host?: string }): Promise<MockServer>;
   /**
