@@ -59,6 +59,8 @@ export interface Intent {
   sendBy: number;
   owner: string;
   draft: IntentRecord;
+  /** What the key is used for, as a conflict names it: `charge` for `client.charge`'s payment. */
+  use: IntentRecord['kind'] | 'charge';
 }
 
 /**
@@ -109,7 +111,17 @@ export function newIntent(
   };
   const until = now + leaseMs;
   const sendBy = deadlineMs === undefined ? until : until - readReserveMs(deadlineMs);
-  return { key, json, mode, leaseMs, until, sendBy, owner, draft };
+  return {
+    key,
+    json,
+    mode,
+    leaseMs,
+    until,
+    sendBy,
+    owner,
+    draft,
+    use: charge === undefined ? kind : 'charge',
+  };
 }
 
 /** The options of one send: the caller's, without the key's, ending by `sendBy`. */

@@ -145,7 +145,7 @@ export class IntentRunner {
     const { key, mode, leaseMs, until, owner, draft } = intent;
     const signal = opts?.signal;
     const now = draft.createdAt;
-    let record = first ? draft : await this.#leases.acquire(draft, owner, leaseMs, until, signal);
+    let record = first ? draft : await this.#leases.acquire(draft, owner, leaseMs, until, signal, intent.use);
     const kind = draft.kind;
     if (record.state === 'landed') return call.response.parse(record.result ?? {}) as T;
     const fresh = record.createdAt === now && record.firstSentAt === now && record.sends === 1;

@@ -162,16 +162,25 @@ export class IdempotencyConflictError extends PaymentsError {
   readonly code = 'idempotency_conflict';
   /** The key that was used with other params. */
   readonly idempotencyKey: string;
+  /**
+   * @param kind - what the key was used for (`charge` for `client.charge`)
+   * @param existing - what the key's earlier use made, as the message shows it
+   * @param options - `refused`: the request this call sent, which the service refused (409
+   *   `idempotency_conflict`); absent when the client's own intent store refused it before sending
+   */
   constructor(
-    kind: 'payment' | 'refund' | 'order',
+    kind: 'payment' | 'refund' | 'order' | 'charge',
     idempotencyKey: string,
     existing: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; refused?: 'order' | 'payment' | 'refund' },
   ) {
+    const again = `Pass the same params to get that ${kind} back, or a new key for a new ${kind}.`;
     super(
-      `Idempotency key '${idempotencyKey}' was used for another ${kind} (${existing}); nothing was sent. ` +
-        `Pass the same params to get that ${kind} back, or a new key for a new ${kind}.`,
-      options,
+      options?.refused
+        ? `The service refused idempotency key '${idempotencyKey}' (409 idempotency_conflict): it was used for ${existing}. ` +
+            `This call's ${options.refused} request was sent and refused, so it created nothing. ${again}`
+        : `Idempotency key '${idempotencyKey}' was used for a ${kind} with other params (${existing}); nothing was sent. ${again}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.idempotencyKey = idempotencyKey;
   }
