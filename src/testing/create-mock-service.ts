@@ -1,7 +1,9 @@
 // `createMockService()`: wires the mock's state, clock, processor, token authority, routes, faults
 // and webhook deliverer into a MockService, for msw handlers, `fetch` or a loopback server.
 import { randomUUID } from 'node:crypto';
+import { WAIT_CLOCK, type WaitClock } from '../internal/wait-clock.js';
 import { SCOPES } from '../schemas/common.js';
+import { clientWaitClock } from './client-clock.js';
 import { createClock } from './clock.js';
 import { pinnedEndpoints } from './control/pins.js';
 import { createControlHandler, isControlPath } from './control/serve.js';
@@ -105,6 +107,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const engineFetch = async (request: Request) =>
     toResponse(await dispatch(await incomingFromRequest(request)));
   let handlers: MswHandler[] | undefined;
+  let waitClock: WaitClock | undefined;
   const mock: MockService = {
     get handlers() {
       handlers ??= mswHandlers(engineFetch);
@@ -117,11 +120,17 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return { clientId: main?.clientId ?? '', clientSecret: main?.clientSecret ?? '' };
     },
     clientOptions(origin) {
-      return {
+      const options = {
         ...mock.credentials,
         baseUrl: origin ?? 'https://api.payments.test',
         authUrl: origin ?? 'https://auth.payments.test',
       };
+      // On a manual clock the client's waits end when the test moves it (no name of the entries).
+      if (!clock.realTime) {
+        waitClock ??= clientWaitClock(clock);
+        Object.defineProperty(options, WAIT_CLOCK, { value: waitClock, enumerable: true });
+      }
+      return options;
     },
     processor,
     webhooks: {
