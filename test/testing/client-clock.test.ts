@@ -69,7 +69,7 @@ describe('a manual-clock mock: the client waits on its clock', () => {
       delays.push(delayMs);
       mock.clock.advance(delayMs);
     });
-    const { value, ms } = await timed(() => client.locations.list());
+    const { value, ms } = await timed(async () => await client.locations.list());
     expect(value.items.length).toBeGreaterThan(0);
     expect(delays).toEqual([5_000]);
     expect(ms).toBeLessThan(1_000);
