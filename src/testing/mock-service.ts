@@ -97,7 +97,11 @@ export interface MockService {
    * committed its effect; throws a `FaultSpecError` naming the bad field.
    */
   failNext(fault: FaultSpec): void;
-  /** Orders, payments and refunds of every partner with their current statuses, and the clock. */
+  /**
+   * What the mock holds: three flat lists, oldest first, of every partner's orders, payments and
+   * refunds with their current statuses (each record with its `partner_id`), and the clock. For each
+   * order with its payments and refunds nested, use the control API's `GET /_mock/v1/orders`.
+   */
   snapshot(): MockSnapshot;
   /** Adds `n` payments-enabled locations to a partner; returns their ids. */
   seedLocations(partnerId: string, n: number): string[];
