@@ -199,7 +199,7 @@ export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Req
   }
 
   /**
-   * Creates an order and pays it under one key of yours (api.md 19): the same key again, from any
+   * Creates an order and pays it under one key of yours: the same key again, from any
    * client sharing the intent store, returns the same order and payment and creates neither again
    * (a retried checkout charges once); the same key with other params throws
    * `IdempotencyConflictError` before the payment is sent. `opts.deadlineMs` covers both steps,

@@ -34,13 +34,13 @@ export type IntentCall = KeyedSpec & {
   body: { amount_cents: number; method?: string } & Record<string, unknown>;
 };
 
-/** A call holds its key's lease this long when it has no `deadlineMs` (api.md 17). */
+/** A call holds its key's lease this long when it has no `deadlineMs`. */
 export const DEFAULT_LEASE_MS = 60_000;
 
 /**
  * The part of a call's deadline kept for reconciliation: a send must end this long before the
- * deadline, so that a lost answer can still be settled by a read of the order within it (api.md
- * 19). A quarter of the deadline, at most 5 s (a read answers in well under a second when the
+ * deadline, so that a lost answer can still be settled by a read of the order within it. A
+ * quarter of the deadline, at most 5 s (a read answers in well under a second when the
  * service answers at all).
  */
 export function readReserveMs(deadlineMs: number): number {

@@ -100,7 +100,8 @@ export function judgeCredentials(first: MintResult | undefined, conn: Connection
   // A value with whitespace at an end (the line break of a file or .env line) is refused as a wrong
   // one: name it, as the SDK's own error does.
   const padded = [
-    conn.clientId.value !== id.trim() && (conn.clientId.source === 'flag' ? '--client-id' : 'PAYMENTS_CLIENT_ID'),
+    conn.clientId.value !== id.trim() &&
+      (conn.clientId.source === 'flag' ? '--client-id' : 'PAYMENTS_CLIENT_ID'),
     conn.clientSecret.value !== conn.clientSecret.value.trim() && secretFrom,
   ].filter((v): v is string => Boolean(v));
   if (code === 'invalid_client' && padded.length > 0) {
