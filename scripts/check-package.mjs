@@ -27,6 +27,7 @@ import { checkTypes } from './check-package-types.mjs';
 import { checkShippedDocs } from './check-shipped-docs.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
 import { checkDocsFromPackage } from './run-docs.mjs';
+import { checkTestingRecipes } from './run-recipes.mjs';
 
 /** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
 const EVENT = {
@@ -78,6 +79,7 @@ try {
   checkLinks(join(scratch, 'node_modules', 'partner-payments'));
   checkShippedDocs(join(scratch, 'node_modules', 'partner-payments'), root);
   await checkDocsFromPackage(scratch);
+  checkTestingRecipes(scratch);
   checkDependencies(join(scratch, 'node_modules', 'partner-payments'));
   checkBuildOutput(join(scratch, 'node_modules', 'partner-payments'));
   await checkTypes(scratch);
