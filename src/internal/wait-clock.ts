@@ -8,8 +8,11 @@ import { sleep } from './sleep.js';
 export interface WaitClock {
   /** Milliseconds, on the time line the waits measure. */
   now(): number;
-  /** Resolves after `ms`, or sooner (a mock's clock was moved); never rejects. */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Resolves after `ms`, or sooner (a mock's clock was moved, or `signal` aborted: the caller rejects
+   * then); never rejects.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** The key of a client option holding a {@link WaitClock} (set by `mock.clientOptions()`). */
@@ -50,7 +53,7 @@ export function sleepOn(
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(new AbortError());
     signal.addEventListener('abort', onAbort, { once: true });
-    clock.sleep(ms).then(() => {
+    clock.sleep(ms, signal).then(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     });

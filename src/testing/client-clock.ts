@@ -19,7 +19,7 @@ export function clientWaitClock(clock: InternalClock): WaitClock {
   });
   return {
     now: () => Date.now() + (clock.now() - origin),
-    sleep(ms) {
+    sleep(ms, signal) {
       if (moves !== seen) {
         seen = moves;
         return Promise.resolve();
@@ -28,11 +28,14 @@ export function clientWaitClock(clock: InternalClock): WaitClock {
         const done = () => {
           clearTimeout(timer);
           off();
+          signal?.removeEventListener('abort', done);
           seen = moves;
           resolve();
         };
         const timer = setTimeout(done, Math.max(0, ms));
         const off = clock.onMoved(done);
+        // An aborted wait lets its timer go at once (the caller has rejected already).
+        signal?.addEventListener('abort', done, { once: true });
       });
     },
   };

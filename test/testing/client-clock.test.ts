@@ -4,7 +4,7 @@
  * it), a real-time mock keeps real time, and a deadline ends a wait with one last read before it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PaymentsClient, ResultTimeoutError } from '../../src/index.js';
+import { APIUserAbortError, PaymentsClient, ResultTimeoutError } from '../../src/index.js';
 import { createMockService, type MockServiceOptions } from '../../src/testing/index.js';
 
 function setUp(options: MockServiceOptions) {
@@ -84,6 +84,29 @@ describe('a manual-clock mock: the client waits on its clock', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResultTimeoutError);
     expect(mock.snapshot().payments[0]?.status).toBe('pending');
+  });
+});
+
+describe('aborting a wait on the mock clock', () => {
+  it('rejects at once and leaves no timer behind', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { client, order } = setUp({ clock: { realTime: false } });
+    const made = await client.orders.create(order);
+    const payment = await client.payments.create(made.order_id, { method: 'card', amount_cents: 700 });
+    const before = vi.getTimerCount(); // the client's own (a token refresh)
+    const controller = new AbortController();
+    const reads: number[] = [];
+    const waiting = client
+      .awaitPaymentResult(made.order_id, payment.payment_id, {
+        signal: controller.signal,
+        onPoll: (p) => reads.push(p.attempt),
+      })
+      .catch((e: unknown) => e);
+    await vi.waitFor(() => expect(reads).toEqual([1]));
+    expect(vi.getTimerCount()).toBe(before + 1); // the poll's 3 s wait
+    controller.abort();
+    expect(await waiting).toBeInstanceOf(APIUserAbortError);
+    expect(vi.getTimerCount()).toBe(before);
   });
 });
 
