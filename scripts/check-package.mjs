@@ -28,6 +28,7 @@ import { checkRestarts } from './check-restarts.mjs';
 import { checkShippedDocs } from './check-shipped-docs.mjs';
 import { packAndInstall, root, run } from './pack.mjs';
 import { checkDocsFromPackage } from './run-docs.mjs';
+import { checkTestingRecipes } from './run-recipes.mjs';
 
 /** A valid payment.approved envelope, signed in the scratch project by the packed signer. */
 const EVENT = {
@@ -80,6 +81,7 @@ try {
   checkShippedDocs(join(scratch, 'node_modules', 'partner-payments'), root);
   await checkDocsFromPackage(scratch);
   await checkRestarts(scratch);
+  checkTestingRecipes(scratch);
   checkDependencies(join(scratch, 'node_modules', 'partner-payments'));
   checkBuildOutput(join(scratch, 'node_modules', 'partner-payments'));
   await checkTypes(scratch);

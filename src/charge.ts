@@ -201,11 +201,12 @@ async function createOrder(
   } catch (error) {
     if (error instanceof ConflictError && error.code === 'idempotency_conflict') {
       throw new IdempotencyConflictError(
-        'order',
+        'charge',
         key,
-        "an order with other params, within the service's 24 hours",
+        "an order with other params within the service's 24 hours",
         {
           cause: error,
+          refused: 'order',
         },
       );
     }

@@ -32,6 +32,7 @@ import { KeyedRequester } from './intents/requester.js';
 import { IntentRunner } from './intents/runner.js';
 import { isMockClientId, mockClients } from './internal/mock-clients.js';
 import { SecretRegistry } from './internal/redact.js';
+import { clientClocks, realClock } from './internal/wait-clock.js';
 import { type AwaitResultOptions, awaitPaymentResult, awaitRefundResult } from './polling.js';
 import { LaunchTokens } from './resources/launch-tokens.js';
 import { Locations } from './resources/locations.js';
@@ -105,6 +106,7 @@ export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Req
     const resolved = lineage ? lineage.resolved : resolveOptions(options);
     this.#options = resolved;
     if (isMockClientId(resolved.clientId)) mockClients.add(this);
+    if (resolved.waitClock !== realClock) clientClocks.set(this, resolved.waitClock);
     this.#authSetup = { scopes: resolved.accessToken === undefined ? resolved.scopes : undefined };
     // This client's secrets (shared with the clients derived from it), released with it.
     const secrets = lineage ? lineage.secrets : new SecretRegistry();
@@ -139,6 +141,7 @@ export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Req
       middleware: resolved.middleware,
       trace: resolved.tracer && callTracer(resolved.tracer, traceTarget(resolved.baseUrl)),
       limiter: this.#limiter,
+      waitClock: resolved.waitClock,
       // A token of a client revoked since it was minted: the API answers 401 client_revoked.
       explain: (error, spec) => explainCredentials(explainScope(error, spec.scope, this.#authSetup)),
     });
@@ -196,7 +199,7 @@ export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Req
   }
 
   /**
-   * Creates an order and pays it under one key of yours (api.md 19): the same key again, from any
+   * Creates an order and pays it under one key of yours: the same key again, from any
    * client sharing the intent store, returns the same order and payment and creates neither again
    * (a retried checkout charges once); the same key with other params throws
    * `IdempotencyConflictError` before the payment is sent. `opts.deadlineMs` covers both steps,

@@ -11,7 +11,7 @@ import {
 import { RETRYABLE_STATUSES } from './core/limits/retry.js';
 import type { RequestOptions } from './core/types.js';
 import { mockClients } from './internal/mock-clients.js';
-import { sleep } from './internal/sleep.js';
+import { clockOfClient, sleepOn, type WaitClock } from './internal/wait-clock.js';
 import type { Payment, PaymentStatus } from './schemas/payments.js';
 import type { Refund, RefundStatus } from './schemas/refunds.js';
 
@@ -116,12 +116,14 @@ export function awaitPaymentResult(
     (opts) => client.payments.get(orderId, paymentId, opts),
     options,
     PAYMENT_NEXT,
-    (lastStatus, waitedMs) =>
+    clockOfClient(client),
+    (lastStatus, waitedMs, reads) =>
       new ResultTimeoutError({
         orderId,
         paymentId,
         lastStatus,
         waitedMs,
+        reads,
         until: options.until,
         againstMock: mockClients.has(client),
       }),
@@ -148,13 +150,15 @@ export function awaitRefundResult(
     (opts) => client.refunds.get(orderId, paymentId, refundId, opts),
     options,
     REFUND_NEXT,
-    (lastStatus, waitedMs) =>
+    clockOfClient(client),
+    (lastStatus, waitedMs, reads) =>
       new ResultTimeoutError({
         orderId,
         paymentId,
         refundId,
         lastStatus,
         waitedMs,
+        reads,
         until: options.until,
         againstMock: mockClients.has(client),
       }),
@@ -193,11 +197,20 @@ function canStillReach(status: string, until: readonly string[], next: Transitio
   return false;
 }
 
+/**
+ * The time kept before a wait's end for its last read: the read before the deadline is made early
+ * enough to answer within it (a read at the deadline itself would have no time left).
+ */
+export function lastReadReserveMs(maxWaitMs: number): number {
+  return Math.min(1_000, maxWaitMs / 10);
+}
+
 async function pollUntil<T extends { status: string }>(
   read: (opts: RequestOptions) => Promise<T>,
   options: AwaitResultOptions<string>,
   next: Transitions,
-  timeout: (lastStatus: string | undefined, waitedMs: number) => ResultTimeoutError,
+  clock: WaitClock,
+  timeout: (lastStatus: string | undefined, waitedMs: number, reads: number) => ResultTimeoutError,
 ): Promise<T> {
   const intervalMs = options.intervalMs ?? 3000;
   const maxWaitMs = options.maxWaitMs ?? options.timeoutMs ?? 60_000;
@@ -206,8 +219,10 @@ async function pollUntil<T extends { status: string }>(
   const done = until
     ? (status: string) => until.includes(status) || !canStillReach(status, until, next)
     : (status: string) => status !== 'pending';
-  const started = Date.now();
+  const started = clock.now();
   const deadline = started + maxWaitMs;
+  // The last read starts here at the latest, with time left to answer before the deadline.
+  const lastReadBy = deadline - lastReadReserveMs(maxWaitMs);
   let lastStatus: string | undefined;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw new APIUserAbortError();
@@ -215,21 +230,23 @@ async function pollUntil<T extends { status: string }>(
     let status: string | undefined;
     try {
       // The poll loop is the retry: each read makes one attempt, bounded by the time left.
-      const value = await read({ signal, maxRetries: 0, deadlineMs: Math.max(1, deadline - Date.now()) });
+      const value = await read({ signal, maxRetries: 0, deadlineMs: Math.max(1, deadline - clock.now()) });
       status = lastStatus = value.status;
       if (done(value.status)) {
-        options.onPoll?.({ attempt, status, elapsedMs: Date.now() - started, nextPollInMs: 0 });
+        options.onPoll?.({ attempt, status, elapsedMs: clock.now() - started, nextPollInMs: 0 });
         return value;
       }
     } catch (error) {
       if (!isTransient(error)) throw error;
       if (error instanceof RateLimitError && error.retryAfterMs !== undefined) delay = error.retryAfterMs;
     }
-    const remaining = deadline - Date.now();
-    const nextPollInMs = remaining > 0 ? Math.min(delay, remaining) : 0;
-    options.onPoll?.({ attempt, status, elapsedMs: Date.now() - started, nextPollInMs });
-    if (remaining <= 0) throw timeout(lastStatus, Date.now() - started);
-    await sleep(nextPollInMs, signal, APIUserAbortError);
+    const now = clock.now();
+    // A read is left while the last read's start is ahead: the next one comes after `delay`, or
+    // just before the deadline when that is sooner.
+    const nextPollInMs = now < lastReadBy ? Math.min(delay, lastReadBy - now) : 0;
+    options.onPoll?.({ attempt, status, elapsedMs: now - started, nextPollInMs });
+    if (nextPollInMs === 0) throw timeout(lastStatus, clock.now() - started, attempt);
+    await sleepOn(clock, nextPollInMs, signal, APIUserAbortError);
   }
 }
 

@@ -73,20 +73,21 @@ describe('awaitPaymentResult', () => {
     await expect(result).resolves.toMatchObject({ status: 'declined' });
   });
 
-  it('throws ResultTimeoutError with the last status after 60 s by default', async () => {
+  it('throws ResultTimeoutError with the last status within 60 s by default, its last read 1 s before', async () => {
     const { client, readsAt } = scripted([() => payment('pending')]);
     const result = awaitPaymentResult(client, ORDER, PAY);
     const settled = result.catch((e: unknown) => e);
-    await vi.advanceTimersByTimeAsync(59_999);
+    await vi.advanceTimersByTimeAsync(58_999);
     expect(readsAt.length).toBe(20);
     await vi.advanceTimersByTimeAsync(1);
     const error = (await settled) as ResultTimeoutError;
     expect(error).toBeInstanceOf(ResultTimeoutError);
     expect(error.name).toBe('ResultTimeoutError');
-    expect(error.message).toContain('still pending after 60 s');
+    expect(error.message).toContain('still pending after 59 s and 21 reads.');
+    expect([error.waitedMs, error.reads]).toEqual([59_000, 21]);
     expect(error.lastStatus).toBe('pending');
     expect(error.message).toMatch(/support/);
-    expect(readsAt.at(-1)).toBe(60_000);
+    expect(readsAt.at(-1)).toBe(59_000);
   });
 
   it('rejects within one tick when aborted during a wait', async () => {
@@ -151,7 +152,8 @@ describe('awaitPaymentResult', () => {
     );
     await vi.advanceTimersByTimeAsync(1_200);
     expect(await result).toBeInstanceOf(ResultTimeoutError);
-    expect(readsAt).toEqual([0, 500, 1_000, 1_200]);
+    // The last read 120 ms (a tenth of the wait) before the deadline, not at it.
+    expect(readsAt).toEqual([0, 500, 1_000, 1_080]);
   });
 
   it('still accepts the deprecated timeoutMs, and PaymentResultTimeoutError still matches', async () => {
@@ -163,7 +165,7 @@ describe('awaitPaymentResult', () => {
     const error = await result;
     expect(error).toBeInstanceOf(PaymentResultTimeoutError);
     expect(error).toBeInstanceOf(ResultTimeoutError);
-    expect(readsAt).toEqual([0, 500, 1_000]);
+    expect(readsAt).toEqual([0, 500, 900]);
     // maxWaitMs wins when both are given
     const both = scripted([() => payment('pending')]);
     const r2 = awaitPaymentResult(both.client, ORDER, PAY, {
@@ -174,18 +176,18 @@ describe('awaitPaymentResult', () => {
     const e2 = r2.catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(500);
     expect(await e2).toBeInstanceOf(ResultTimeoutError);
-    expect(both.readsAt.map((t) => t - (both.readsAt[0] ?? 0))).toEqual([0, 500]);
+    expect(both.readsAt.map((t) => t - (both.readsAt[0] ?? 0))).toEqual([0, 450]);
   });
 
-  it('says 1.5 s for a 1,500 ms wait, not 2 s', async () => {
+  it('says 1.35 s for a wait that ended 1,350 ms in, not 1 s or 2 s', async () => {
     const { client } = scripted([() => payment('pending')]);
     const result = awaitPaymentResult(client, ORDER, PAY, { intervalMs: 500, maxWaitMs: 1_500 }).catch(
       (e: unknown) => e,
     );
     await vi.advanceTimersByTimeAsync(1_500);
     const error = (await result) as ResultTimeoutError;
-    expect(error.message).toContain('was still pending after 1.5 s.');
-    expect(error.waitedMs).toBe(1_500);
+    expect(error.message).toContain('was still pending after 1.35 s and 4 reads.');
+    expect(error.waitedMs).toBe(1_350);
   });
 });
 
@@ -237,7 +239,7 @@ describe('awaitPaymentResult until', () => {
     const error = (await result) as ResultTimeoutError;
     expect(error).toBeInstanceOf(ResultTimeoutError);
     expect(error.lastStatus).toBe('approved');
-    expect(error.message).toContain('was still approved after 6 s (waiting for settled)');
+    expect(error.message).toContain('was still approved after 5.4 s and 3 reads (waiting for settled)');
   });
 });
 

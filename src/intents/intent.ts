@@ -34,13 +34,13 @@ export type IntentCall = KeyedSpec & {
   body: { amount_cents: number; method?: string } & Record<string, unknown>;
 };
 
-/** A call holds its key's lease this long when it has no `deadlineMs` (api.md 17). */
+/** A call holds its key's lease this long when it has no `deadlineMs`. */
 export const DEFAULT_LEASE_MS = 60_000;
 
 /**
  * The part of a call's deadline kept for reconciliation: a send must end this long before the
- * deadline, so that a lost answer can still be settled by a read of the order within it (api.md
- * 19). A quarter of the deadline, at most 5 s (a read answers in well under a second when the
+ * deadline, so that a lost answer can still be settled by a read of the order within it. A
+ * quarter of the deadline, at most 5 s (a read answers in well under a second when the
  * service answers at all).
  */
 export function readReserveMs(deadlineMs: number): number {
@@ -59,6 +59,8 @@ export interface Intent {
   sendBy: number;
   owner: string;
   draft: IntentRecord;
+  /** What the key is used for, as a conflict names it: `charge` for `client.charge`'s payment. */
+  use: IntentRecord['kind'] | 'charge';
 }
 
 /**
@@ -109,7 +111,17 @@ export function newIntent(
   };
   const until = now + leaseMs;
   const sendBy = deadlineMs === undefined ? until : until - readReserveMs(deadlineMs);
-  return { key, json, mode, leaseMs, until, sendBy, owner, draft };
+  return {
+    key,
+    json,
+    mode,
+    leaseMs,
+    until,
+    sendBy,
+    owner,
+    draft,
+    use: charge === undefined ? kind : 'charge',
+  };
 }
 
 /** The options of one send: the caller's, without the key's, ending by `sendBy`. */

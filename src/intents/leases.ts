@@ -32,6 +32,7 @@ export class Leases {
     leaseMs: number,
     until: number,
     signal: AbortSignal | undefined,
+    use: IntentRecord['kind'] | 'charge' = draft.kind,
   ) {
     await this.#landing.get(draft.key);
     for (;;) {
@@ -40,7 +41,7 @@ export class Leases {
       if (begun.status === 'conflict') {
         const r = begun.record;
         const what = `order ${r.orderId}${r.paymentId ? `, payment ${r.paymentId}` : ''}, ${r.amountCents} cents`;
-        throw new IdempotencyConflictError(draft.kind, draft.key, what);
+        throw new IdempotencyConflictError(use, draft.key, what);
       }
       const wait = Math.min(BUSY_POLL_MS, until - Date.now());
       if (wait <= 0) {

@@ -10,7 +10,7 @@ import type { RequestSpec } from '../core/types.js';
 import type { IntentCall } from './intent.js';
 import type { IntentRunner } from './runner.js';
 
-/** The core with exactly-once payments and refunds around it (api.md 17). */
+/** The core with exactly-once payments and refunds around it. */
 export class KeyedRequester implements Requester {
   constructor(
     private readonly core: Requester,

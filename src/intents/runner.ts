@@ -151,7 +151,7 @@ export class IntentRunner {
     const { draft, owner, until } = intent;
     const held = first
       ? draft
-      : await this.#leases.acquire(draft, owner, holdMs, until, call.options?.signal);
+      : await this.#leases.acquire(draft, owner, holdMs, until, call.options?.signal, intent.use);
     if (!this.#renews || held.state === 'landed') return this.#steps(call, meta, intent, first, held);
     const release = this.#leases.keepAlive(draft, owner, holdMs, until);
     try {

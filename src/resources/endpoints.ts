@@ -25,7 +25,7 @@ export interface Endpoint {
   scope: Scope | undefined;
   /** How a failed attempt may be retried (docs/retries.md). */
   retry: RetryMode;
-  /** A creation the intent layer makes exactly once per key (api.md 17). */
+  /** A creation the intent layer makes exactly once per key. */
   intent?: 'payment' | 'refund';
 }
 

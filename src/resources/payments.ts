@@ -29,11 +29,17 @@ export class Payments {
    * `invalid_request`, Level 3 codes; `ConflictError` `order_already_paid`, `order_not_open`;
    * `NotFoundError` `order_not_found`; `UnprocessableEntityError` `validation_error`.
    *
+   * The key is one of yours for this charge, made before the order: your invoice or cart id (a key
+   * made from the order id protects nothing: a rerun that creates a new order makes a new key). A
+   * call without `deadlineMs` (here or on the client) holds the key's lease for 60 s; with one, the
+   * deadline covers the send, the retries and the read after a lost answer, and a call that cannot
+   * tell by then ends with `outcomeUnknown: true`: call again with the same key.
+   *
    * @example
    * const payment = await client.payments.create(
    *   order.order_id,
    *   { method: 'card', amount_cents: 12_500 },
-   *   { idempotencyKey: `charge-${order.order_id}` },
+   *   { idempotencyKey: `payment-${invoice.id}`, deadlineMs: 20_000 },
    * );
    */
   create(orderId: string, params: T.PaymentCreateParams, opts?: RequestOptions): APIPromise<T.Payment> {

@@ -41,6 +41,10 @@ export interface MockClock {
 export interface InternalClock extends MockClock {
   /** Runs after every advance and every real-time tick (due webhook attempts). */
   onAdvance(listener: () => void): void;
+  /** Runs after each `advance()` only (the test moved the clock); returns a function that removes it. */
+  onMoved(listener: () => void): () => void;
+  /** Whether the clock also follows real time. */
+  readonly realTime: boolean;
   /** Runs `run` once the clock has moved `ms` further; returns a cancel function. */
   schedule(ms: number, run: () => void): () => void;
   /** Resolves once the clock has moved `ms` further. */
@@ -151,6 +155,7 @@ export function createClock(options: MockClockOptions = {}): InternalClock {
   let wake: ReturnType<typeof setTimeout> | undefined;
   let wakeAt = Number.NaN;
   const listeners: (() => void)[] = [];
+  const moved = new Set<() => void>();
   const base = () => start + (realTime ? Date.now() - realStart : 0);
   const now = () => base() + offset;
   const fire = (timer: Timer) => {
@@ -218,10 +223,16 @@ export function createClock(options: MockClockOptions = {}): InternalClock {
       offset = target;
       runDue();
       arm();
+      for (const listener of [...moved]) listener();
     },
     onAdvance(listener) {
       listeners.push(listener);
     },
+    onMoved(listener) {
+      moved.add(listener);
+      return () => moved.delete(listener);
+    },
+    realTime,
     schedule: (ms, run) => schedule(ms, run),
     sleep: (ms) => new Promise<void>((resolve) => schedule(ms, resolve, true)),
     tick() {

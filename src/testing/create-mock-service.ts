@@ -1,7 +1,9 @@
 // `createMockService()`: wires the mock's state, clock, processor, token authority, routes, faults
 // and webhook deliverer into a MockService, for msw handlers, `fetch` or a loopback server.
 import { randomUUID } from 'node:crypto';
+import { WAIT_CLOCK, type WaitClock } from '../internal/wait-clock.js';
 import { SCOPES } from '../schemas/common.js';
+import { clientWaitClock } from './client-clock.js';
 import { createClock } from './clock.js';
 import { pinnedEndpoints } from './control/pins.js';
 import { createControlHandler, isControlPath } from './control/serve.js';
@@ -33,7 +35,7 @@ import { registerControl } from './webhooks/registration.js';
  * const mock = createMockService();
  * const server = setupServer(...mock.handlers);
  * server.listen({ onUnhandledRequest: 'error' });
- * const client = new PaymentsClient({ ...mock.clientOptions(), fetch: globalThis.fetch }); // msw intercepts fetch only
+ * const client = new PaymentsClient({ ...mock.clientOptions(), fetch: globalThis.fetch }); // read on each call: msw's patch applies
  */
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const opts = resolveOptions(options);
@@ -105,6 +107,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   const engineFetch = async (request: Request) =>
     toResponse(await dispatch(await incomingFromRequest(request)));
   let handlers: MswHandler[] | undefined;
+  let waitClock: WaitClock | undefined;
   const mock: MockService = {
     get handlers() {
       handlers ??= mswHandlers(engineFetch);
@@ -117,11 +120,17 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       return { clientId: main?.clientId ?? '', clientSecret: main?.clientSecret ?? '' };
     },
     clientOptions(origin) {
-      return {
+      const options = {
         ...mock.credentials,
         baseUrl: origin ?? 'https://api.payments.test',
         authUrl: origin ?? 'https://auth.payments.test',
       };
+      // On a manual clock the client's waits end when the test moves it (no name of the entries).
+      if (!clock.realTime) {
+        waitClock ??= clientWaitClock(clock);
+        Object.defineProperty(options, WAIT_CLOCK, { value: waitClock, enumerable: true });
+      }
+      return options;
     },
     processor,
     webhooks: {
@@ -168,7 +177,9 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     setMaintenance(on) {
       core.maintenance = on;
     },
-    async fetch(request) {
+    // An arrow, not a method: `fetch: mock.fetch` is handed on without its `this`.
+    fetch: async (input, init) => {
+      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       const response = await engineFetch(request);
       // A reset (`failNext({ network: true })`) rejects, as `fetch` does when the connection drops.
       if (response.type === 'error') throw new TypeError('fetch failed', { cause: resetCause() });

@@ -97,7 +97,11 @@ export interface MockService {
    * committed its effect; throws a `FaultSpecError` naming the bad field.
    */
   failNext(fault: FaultSpec): void;
-  /** Orders, payments and refunds of every partner with their current statuses, and the clock. */
+  /**
+   * What the mock holds: three flat lists, oldest first, of every partner's orders, payments and
+   * refunds with their current statuses (each record with its `partner_id`), and the clock. For each
+   * order with its payments and refunds nested, use the control API's `GET /_mock/v1/orders`.
+   */
   snapshot(): MockSnapshot;
   /** Adds `n` payments-enabled locations to a partner; returns their ids. */
   seedLocations(partnerId: string, n: number): string[];
@@ -110,10 +114,12 @@ export interface MockService {
   /** While on, every request answers 503 `service_unavailable`. */
   setMaintenance(on: boolean): void;
   /**
-   * The engine: answers one request directly, without msw (the handlers and `listen()` call it). A
-   * connection reset fault rejects with a `TypeError` ("fetch failed"), as `fetch` does.
+   * The engine: answers one request directly, without msw (the handlers and `listen()` call it).
+   * Called as the global `fetch` is, `(input, init)`, so it is a client's `fetch` option as it is:
+   * `new PaymentsClient({ ...mock.clientOptions(), fetch: mock.fetch })`. A connection reset fault
+   * rejects with a `TypeError` ("fetch failed"), as `fetch` does.
    */
-  fetch(request: Request): Promise<Response>;
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** Serves the mock on a real HTTP server on 127.0.0.1 (no msw needed). */
   listen(options?: { port?: number; host?: string }): Promise<MockServer>;
   /**

@@ -58,6 +58,21 @@ describe('partner-payments doctor', () => {
     expect(check(stdout, 'scopes')).toMatch(/^skip /);
   });
 
+  it('names a client secret with a trailing line break, and says to remove it (issue 53, item 6)', async () => {
+    const { env } = await mock();
+    const { code, stdout } = await run(['doctor'], {
+      ...env,
+      PAYMENTS_CLIENT_SECRET: `${env.PAYMENTS_CLIENT_SECRET}\n`,
+    });
+    expect(code).toBe(1);
+    expect(check(stdout, 'credentials')).toMatch(
+      /^FAIL .*401 invalid_client\): PAYMENTS_CLIENT_SECRET has a line break or spaces at an end/,
+    );
+    expect(stdout).toMatch(/fix: remove them/);
+    expect(stdout).not.toMatch(/fix: check PAYMENTS_CLIENT_ID and PAYMENTS_CLIENT_SECRET/);
+    expect(leaked(stdout, [env.PAYMENTS_CLIENT_SECRET!])).toEqual([]);
+  });
+
   it('names a scope the client is meant to have but was not granted', async () => {
     const served = await mock();
     const charge = served.mock.fixtures.partners[0]!.clients.find(

@@ -110,6 +110,75 @@ async function run(plant?: (url: URL, body: unknown) => unknown) {
   return { result, exchanges, violations };
 }
 
+const UUID_IDS = ['order_id', 'payment_id', 'refund_id', 'location_id', 'organization_id', 'partner_id'];
+
+/**
+ * Where the document types a field otherwise than spec 2 (cents integers, ids UUIDs, times
+ * date-times) in a response, and each 429 without its Retry-After: what a generated client in
+ * another language would get wrong (Python models with float cents).
+ */
+function wireProblems(doc: OpenAPI3): string[] {
+  const problems: string[] = [];
+  const walk = (node: unknown, at: string, name: string) => {
+    if (!node || typeof node !== 'object') return;
+    const s = node as Record<string, unknown>;
+    const types = ([] as unknown[]).concat(s.type ?? []);
+    if (name.endsWith('_cents') && types.length > 0 && !types.includes('integer'))
+      problems.push(`${at}: ${types}`);
+    if (types.includes('string') && UUID_IDS.includes(name) && s.format !== 'uuid')
+      problems.push(`${at}: no uuid`);
+    if (types.includes('string') && name.endsWith('_at') && s.format !== 'date-time')
+      problems.push(`${at}: no date-time`);
+    for (const [key, value] of Object.entries(s)) {
+      if (key === 'properties' && value && typeof value === 'object') {
+        for (const [prop, sub] of Object.entries(value)) walk(sub, `${at}.${prop}`, prop);
+      } else if (value && typeof value === 'object') walk(value, `${at}/${key}`, '');
+    }
+  };
+  const responses = Object.keys(doc.components?.schemas ?? {}).filter((n) => !n.endsWith('Params'));
+  for (const name of responses) walk(doc.components!.schemas![name], name, '');
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(
+      item as Record<string, { responses?: Record<string, unknown> }>,
+    )) {
+      const tooMany = op.responses?.['429'] as { headers?: Record<string, unknown> } | undefined;
+      if (tooMany && !tooMany.headers?.['Retry-After'])
+        problems.push(`${method} ${path} 429: no Retry-After`);
+    }
+  }
+  return problems;
+}
+
+describe('the wire types of the document the mock serves', () => {
+  it('cents are integers, ids uuid, times date-time in every response; Retry-After on every 429', () => {
+    expect(wireProblems(document)).toEqual([]);
+    const typed = JSON.stringify(document);
+    expect(typed.match(/"format":"uuid"/g)?.length).toBeGreaterThan(20);
+    expect(typed.match(/"format":"date-time"/g)?.length).toBeGreaterThanOrEqual(13);
+  });
+
+  it('the control: a planted `number` for cents, a lost format and a lost Retry-After are each caught', () => {
+    const planted = JSON.parse(JSON.stringify(document)) as OpenAPI3;
+    const schemas = planted.components!.schemas! as Record<
+      string,
+      { properties: Record<string, Record<string, unknown>> }
+    >;
+    schemas.Payment!.properties.amount_cents!.type = 'number';
+    delete schemas.Refund!.properties.refund_id!.format;
+    delete schemas.Order!.properties.created_at!.format;
+    const create = (
+      planted.paths!['/pos/v1/orders'] as { post: { responses: Record<string, { headers?: object }> } }
+    ).post;
+    delete create.responses['429']!.headers;
+    expect(wireProblems(planted)).toEqual([
+      'Order.created_at: no date-time',
+      'Payment.amount_cents: number',
+      'Refund.refund_id: no uuid',
+      'post /pos/v1/orders 429: no Retry-After',
+    ]);
+  });
+});
+
 describe('a client generated from the OpenAPI document the mock serves', () => {
   it('compiles under tsc --strict with skipLibCheck off; a planted type error does not', () => {
     expect(compiled.output).toBe('');

@@ -40,14 +40,20 @@ describe('the exchange validator can fail (positive controls of the suite-wide c
 
   it('in strict mode (as the suite runs it), flags a field the document does not declare, at any depth', async () => {
     const strict = createValidator(buildOpenApiDocument(), { strict: true });
+    const [o, l, p, t] = [
+      '0b7e7a52-3a4c-4c51-8f0e-4d3b2a1c9e8f',
+      '1c8f8b63-4b5d-4d62-9f1f-5e4c3b2d0f9a',
+      '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      '2026-11-20T10:00:00.000Z',
+    ];
     const order = {
-      order_id: 'o',
-      location_id: 'l',
+      order_id: o,
+      location_id: l,
       status: 'open',
       total_cents: 100,
-      payments: [{ payment_id: 'p', status: 'pending', amount_cents: 100, method: 'card', created_at: 't' }],
-      created_at: 't',
-      updated_at: 't',
+      payments: [{ payment_id: p, status: 'pending', amount_cents: 100, method: 'card', created_at: t }],
+      created_at: t,
+      updated_at: t,
     };
     const read = (body: unknown) => exchange('GET', '/pos/v1/orders/o', json(200, body));
     expect(await strict(read(order))).toEqual([]);

@@ -160,15 +160,27 @@ describe.each(BOTH)('a malformed or missing X-Service-Signature header, through 
   });
 
   it('never puts the secret or the signature in the message', async () => {
-    for (const [, header] of cases) {
-      try {
-        await verify(bodyOf(v), header, v.secret);
-      } catch (err) {
-        const shown = `${(err as Error).message} ${JSON.stringify(err)}`;
-        expect(shown).not.toContain(v.secret);
-        expect(shown).not.toContain(hex.slice(0, 16));
-        expect(shown.toLowerCase()).not.toContain(hex.slice(8, 24));
-      }
-    }
+    // What a message shows of the secret or the signature (empty when nothing).
+    const leaks = (err: unknown) => {
+      const shown = `${(err as Error).message} ${JSON.stringify(err)}`;
+      return [v.secret, hex.slice(0, 16)]
+        .filter((s) => shown.includes(s))
+        .concat(shown.toLowerCase().includes(hex.slice(8, 24)) ? ['hex'] : []);
+    };
+    // The control: the check catches a message that quotes the secret or the signature.
+    expect(leaks(new Error(`bad secret ${v.secret}`))).not.toEqual([]);
+    expect(leaks(new Error(`got ${hex.toUpperCase()}`))).not.toEqual([]);
+    // Every case throws (each has a reason above), so the check runs once per case: a case that
+    // stopped throwing fails here instead of passing unchecked.
+    const errors = await Promise.all(
+      cases.map(([, header]) =>
+        verify(bodyOf(v), header, v.secret).then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      ),
+    );
+    expect(errors.filter((e) => e instanceof WebhookVerificationError)).toHaveLength(cases.length);
+    expect(errors.flatMap(leaks)).toEqual([]);
   });
 });

@@ -79,7 +79,7 @@ export function failureOf(error: unknown): ToolFailure {
   if (error instanceof APIError) {
     return {
       error: error.code ?? `http_${error.status}`,
-      message: error.message,
+      message: error.code === 'insufficient_scope' ? scopeMessage(error) : error.message,
       fix: apiFix(error),
       status: error.status,
       ...(error.requestId ? { request_id: error.requestId } : {}),
@@ -114,10 +114,26 @@ export function failureOf(error: unknown): ToolFailure {
   };
 }
 
+/** The scope an insufficient_scope answer names (`svc/payments:refund`), from the SDK's message. */
+const missingScope = (error: APIError) => /needs the scope (svc\/[\w:]+)/.exec(error.message)?.[1];
+
+/**
+ * An insufficient_scope message for the agent: the scope, without the SDK's advice for code (the
+ * client's `scopes` option), which an agent cannot follow; the fix says what it can do.
+ */
+function scopeMessage(error: APIError): string {
+  const scope = missingScope(error);
+  const what = scope
+    ? `needs the scope ${scope}, which this server did not ask for`
+    : 'needs a scope this server did not ask for';
+  return `${error.status} This call ${what} (insufficient_scope${error.requestId ? `, request_id ${error.requestId}` : ''}).`;
+}
+
 function apiFix(error: APIError): string {
   const { status, code } = error;
   if (code === 'insufficient_scope') {
-    return 'Restart the server with the scope this call needs in --scopes (e.g. --scopes payments:create,payments:read,locations:read,payments:refund) and grant it to the API client.';
+    const scope = missingScope(error)?.replace(/^svc\//, '') ?? 'payments:refund';
+    return `Restart the server with ${scope} added to --scopes (partner-payments mcp --scopes payments:create,payments:read,locations:read,${scope}), and grant it to the API client in the admin portal. Nothing in code changes.`;
   }
   // What a rerun of a charge or refund made before a restart meets: the fix must never be to change
   // the request (a lower amount or a new key is a second charge).

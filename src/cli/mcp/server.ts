@@ -23,7 +23,7 @@ import { TOOLS } from './tools/list.js';
 import { READ_TOOLS } from './tools/reads.js';
 import { WRITE_TOOLS } from './tools/writes.js';
 
-/** The tools, in the order tools/list shows them: that of ./tools/list.ts (api.md 21). */
+/** The tools, in the order tools/list shows them: that of ./tools/list.ts. */
 export function allTools(): Tool[] {
   const defined = new Map([...READ_TOOLS, ...WRITE_TOOLS].map((t) => [t.name, t]));
   return TOOLS.map(({ name }) => {

@@ -7,7 +7,7 @@ import type { CoreSpec } from '../types.js';
 import { keyUuid } from './order-key.fast.js';
 
 /**
- * The namespace of order keys (api.md 19): an `idempotencyKey` of `orders.create` or
+ * The namespace of order keys: an `idempotencyKey` of `orders.create` or
  * `client.charge` that is not a UUID is sent as its UUID version 5 (RFC 9562, the key's UTF-8
  * bytes) in this namespace, so one string names one order from any process, rerun or language.
  *

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { SecretRegistry } from '../../internal/redact.js';
-import { sleep } from '../../internal/sleep.js';
+import { realClock, sleepOn, type WaitClock } from '../../internal/wait-clock.js';
 import type { AuthStrategy } from '../auth/strategies.js';
 import { type APIError, APIUserAbortError } from '../errors/api-errors.js';
 import type { RateLimiter } from '../limits/limiter.js';
@@ -52,6 +52,8 @@ export interface CoreConfig {
   middleware: readonly Middleware[];
   /** Around the middleware and the attempts: the call's span, when the client has a tracer. */
   trace?: CallTracer | undefined;
+  /** Where the retry back-off sleeps: a manual-clock mock's clock, else the real timers. */
+  waitClock?: WaitClock | undefined;
 }
 
 /** Sends requests for one client (and the clients derived from it share its auth and transport). */
@@ -245,7 +247,7 @@ export class HttpCore implements Requester {
           throw error;
         }
         announceRetry(ctx, spec, state, failure, error, next.delayMs);
-        await sleep(next.delayMs, signal, APIUserAbortError);
+        await sleepOn(cfg.waitClock ?? realClock, next.delayMs, signal, APIUserAbortError);
         retriesDone++;
       }
     } catch (error) {

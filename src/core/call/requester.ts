@@ -15,7 +15,7 @@ import type { APIPromise } from './api-promise.js';
 export interface Requester {
   /**
    * Sends one call described by `spec` and returns its parsed response; a spec with an `intent`
-   * runs exactly once per idempotency key (the client's intent store and reconciliation, api.md 17).
+   * runs exactly once per idempotency key (the client's intent store and reconciliation).
    */
   request<S extends z.ZodType>(spec: RequestSpec<S>): APIPromise<z.infer<S>>;
 }

@@ -89,12 +89,16 @@ export class ResultTimeoutError extends PaymentsError {
   readonly lastStatus: string | undefined;
   /** How long the wait lasted, in milliseconds. */
   readonly waitedMs: number;
+  /** How many reads the wait made (0 when not known). */
+  readonly reads: number;
   constructor(init: {
     orderId: string;
     paymentId: string;
     refundId?: string;
     lastStatus: string | undefined;
     waitedMs: number;
+    /** How many reads the wait made. */
+    reads?: number;
     /** The statuses waited for, when the caller named them. */
     until?: readonly string[] | undefined;
     /** The client calls the mock (`partner-payments/testing`): the advice says how to move it on. */
@@ -105,28 +109,42 @@ export class ResultTimeoutError extends PaymentsError {
       : `Payment ${init.paymentId}`;
     const waitingFor = init.until?.length ? ` (waiting for ${init.until.join(' or ')})` : '';
     const advice = init.againstMock
-      ? mockAdvice(init.refundId ? `confirmRefund('${init.refundId}')` : `approve('${init.paymentId}')`)
+      ? mockAdvice(
+          init.refundId ? `confirmRefund('${init.refundId}')` : `approve('${init.paymentId}')`,
+          init.refundId ? `refunds/${init.refundId}/confirm` : `payments/${init.paymentId}/approve`,
+        )
       : init.refundId
         ? 'The payment.refunded event signals completion; read the refund again later.'
-        : init.lastStatus === 'pending' || init.lastStatus === undefined
-          ? 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).'
-          : 'Read the payment again later, or wait for its webhook event.';
+        : init.lastStatus !== 'pending' && init.lastStatus !== undefined
+          ? 'Read the payment again later, or wait for its webhook event.'
+          : init.waitedMs < 30_000
+            ? "The processor may still answer: wait longer (maxWaitMs, or the call's deadlineMs), or read the payment again later. A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids)."
+            : 'A payment pending for more than 60 seconds should be investigated with support (quote the order and payment ids).';
     super(
-      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${formatDuration(init.waitedMs)}${waitingFor}. ${advice}`,
+      `${what} of order ${init.orderId} was still ${init.lastStatus ?? 'unknown'} after ${formatDuration(init.waitedMs)}${readsMade(init.reads)}${waitingFor}. ${advice}`,
     );
     this.orderId = init.orderId;
     this.paymentId = init.paymentId;
     this.refundId = init.refundId;
     this.lastStatus = init.lastStatus;
     this.waitedMs = init.waitedMs;
+    this.reads = init.reads ?? 0;
   }
 }
 
-/** What moves a pending payment or refund on in the mock, where support has nothing to investigate. */
-const mockAdvice = (call: string) =>
-  `This client uses the mock's credentials: the mock's processor answers when your test calls mock.processor.${call}, ` +
-  'or on its own in demo mode (createMockService({ autoProcess: true })); with a manual clock ' +
-  '(clock: { realTime: false }) demo outcomes wait for mock.clock.advance(ms).';
+/** ` and 3 reads` (nothing when the count is not known). */
+const readsMade = (reads: number | undefined) => (reads ? ` and ${reads} read${reads === 1 ? '' : 's'}` : '');
+
+/**
+ * What moves a pending payment or refund on in the mock, where support has nothing to investigate.
+ * The client cannot see whether the mock is in demo mode, so the advice covers both.
+ */
+const mockAdvice = (call: string, control: string) =>
+  "This client uses the mock's credentials. In demo mode (the mock bin's default, or " +
+  'createMockService({ autoProcess })) the mock answers on its own after its delay (approveAfterMs, ' +
+  "1.5 s by default): give the wait longer than that (maxWaitMs, or the call's deadlineMs). Otherwise " +
+  `your test answers: mock.processor.${call} in process, POST /_mock/v1/${control} on the bin; ` +
+  'on a manual clock (clock: { realTime: false }) mock.clock.advance(ms) runs demo outcomes.';
 
 /**
  * The former name of {@link ResultTimeoutError}, which is thrown for refunds too. The same class, so
@@ -162,16 +180,25 @@ export class IdempotencyConflictError extends PaymentsError {
   readonly code = 'idempotency_conflict';
   /** The key that was used with other params. */
   readonly idempotencyKey: string;
+  /**
+   * @param kind - what the key was used for (`charge` for `client.charge`)
+   * @param existing - what the key's earlier use made, as the message shows it
+   * @param options - `refused`: the request this call sent, which the service refused (409
+   *   `idempotency_conflict`); absent when the client's own intent store refused it before sending
+   */
   constructor(
-    kind: 'payment' | 'refund' | 'order',
+    kind: 'payment' | 'refund' | 'order' | 'charge',
     idempotencyKey: string,
     existing: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; refused?: 'order' | 'payment' | 'refund' },
   ) {
+    const again = `Pass the same params to get that ${kind} back, or a new key for a new ${kind}.`;
     super(
-      `Idempotency key '${idempotencyKey}' was used for another ${kind} (${existing}); nothing was sent. ` +
-        `Pass the same params to get that ${kind} back, or a new key for a new ${kind}.`,
-      options,
+      options?.refused
+        ? `The service refused idempotency key '${idempotencyKey}' (409 idempotency_conflict): it was used for ${existing}. ` +
+            `This call's ${options.refused} request was sent and refused, so it created nothing. ${again}`
+        : `Idempotency key '${idempotencyKey}' was used for a ${kind} with other params (${existing}); nothing was sent. ${again}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
     );
     this.idempotencyKey = idempotencyKey;
   }

@@ -1,6 +1,6 @@
 /**
- * The client-side rate limit: the tiers of the spec (section 8) as token buckets (api.md section 9:
- * capacity = burst, refilled at the sustained rate), the `rateLimit` option and its checked limit.
+ * The client-side rate limit: the tiers of the spec (section 8) as token buckets (capacity =
+ * burst, refilled at the sustained rate), the `rateLimit` option and its checked limit.
  * The bucket's arithmetic and the store contract are in core/stores.
  */
 import { keyDigest } from '../../internal/key-hash.js';

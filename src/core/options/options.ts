@@ -2,6 +2,7 @@
 // `resolveOptions()`, which reads the environment and checks every option (ConfigurationError).
 
 import type { Dispatcher } from 'undici';
+import { type WaitClock, waitClockOf } from '../../internal/wait-clock.js';
 import { DEFAULT_SCOPES, type Scope } from '../../schemas/common.js';
 import type { AccessTokenSource } from '../auth/strategies.js';
 import { lowerCaseHeaders } from '../call/headers.js';
@@ -172,6 +173,8 @@ export interface ResolvedOptions {
   intentStore: IntentStore | undefined;
   reconcile: ReconcileMode;
   settleMs: number;
+  /** Where the client's waits sleep: the real timers, or a manual-clock mock's (`mock.clientOptions()`). */
+  waitClock: WaitClock;
 }
 
 type Env = Record<string, string | undefined>;
@@ -231,6 +234,7 @@ export function resolveOptions(
     timeoutMs: duration('timeoutMs', options.timeoutMs, 30_000),
     deadlineMs: options.deadlineMs === undefined ? undefined : duration('deadlineMs', options.deadlineMs, 0),
     fetch: options.fetch,
+    waitClock: waitClockOf(options),
     dispatcher: options.dispatcher,
     proxy: options.proxy,
     logger: options.logger,

@@ -132,7 +132,7 @@ export interface IntentStore {
   /**
    * True when what it holds survives a restart of the process (Redis, Postgres, files on disk);
    * false, or absent, when it does not (the default in-memory store): after a restart the SDK can
-   * then learn a key's outcome only from the service's own records (api.md 22).
+   * then learn a key's outcome only from the service's own records.
    */
   readonly durable?: boolean;
   /**

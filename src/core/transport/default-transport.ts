@@ -1,7 +1,7 @@
 // The transport a client uses when the caller gives no `fetch`, in the package's Node.js build.
 // The build for other runtimes (package.json's `workerd`, `edge-light`, `deno`, `bun`, `worker` and
 // `browser` conditions) replaces this file with default-transport.web.ts: no reference to undici.
-import { globalFetchTransport, type TransportOptions } from './global-fetch.js';
+import { callerFetch, globalFetchTransport, type TransportOptions } from './global-fetch.js';
 import { isNode } from './runtime.js';
 import { fetchTransport, type Transport } from './transport.js';
 import { undiciTransport } from './undici-transport.js';
@@ -11,7 +11,7 @@ import { undiciTransport } from './undici-transport.js';
  * global `fetch`.
  */
 export function defaultTransport(options: TransportOptions): { transport: Transport; name: string } {
-  if (options.fetch) return { transport: fetchTransport(options.fetch), name: 'fetch' };
+  if (options.fetch) return { transport: fetchTransport(callerFetch(options.fetch)), name: 'fetch' };
   if (isNode()) {
     return { transport: undiciTransport(options as Parameters<typeof undiciTransport>[0]), name: 'undici' };
   }

@@ -31,3 +31,12 @@ export function globalFetchTransport(options: TransportOptions): Transport {
   // On Deno, a payment or refund goes out on a connection of its own (own-connection.ts).
   return fetchTransport((input, init) => globalThis.fetch(input, init), undefined, denoOwnConnection());
 }
+
+/**
+ * The caller's `fetch`, except the global one, which is looked up on each call: a client made with
+ * `fetch: globalThis.fetch` before msw's `server.listen()` patched it still goes through msw.
+ */
+export function callerFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  if (fetch !== globalThis.fetch) return fetch;
+  return (input, init) => globalThis.fetch(input, init);
+}

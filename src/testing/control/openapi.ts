@@ -23,14 +23,26 @@ function successContent(route: ControlRoute) {
 }
 
 function operation(route: ControlRoute) {
-  const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
+  const parameters: Record<string, unknown>[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(
+    ([, name = '']) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }),
+  );
+  const inPath = parameters.length > 0;
+  for (const q of route.query ?? []) {
+    parameters.push({
+      name: q.name,
+      in: 'query',
+      required: false,
+      description: q.description,
+      schema: { type: q.type },
+    });
+  }
   const statuses = new Set([403, ...route.errors]);
-  if (parameters.length > 0) statuses.add(404);
+  if (inPath) statuses.add(404);
   if (route.body) statuses.add(400).add(422);
   const responses: Record<string, unknown> = {
     [String(route.status)]: { description: 'Done', content: successContent(route) },

@@ -46,6 +46,8 @@ export interface ControlRoute {
   operationId: string;
   summary: string;
   tag: 'access' | 'processor' | 'clock' | 'faults' | 'webhooks' | 'state' | 'meta';
+  /** The query parameters it reads (the OpenAPI document lists them). */
+  query?: readonly { name: string; description: string; type: 'string' | 'integer' }[];
   /** The JSON body it takes; without one, any body is ignored. */
   body?: z.ZodType;
   /** Whether the body may be left out (every field optional). */

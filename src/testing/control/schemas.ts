@@ -52,6 +52,29 @@ export const ControlRefund = z.object({
   processor_message: z.string().nullable(),
 });
 
+/** An order with its payments and refunds (`GET /_mock/v1/orders`). */
+export const ControlOrder = z.object({
+  order_id: z.string(),
+  partner_id: z.string(),
+  location_id: z.string(),
+  status: z.string(),
+  total_cents: z.number().int(),
+  description: z.string().nullable(),
+  external_reference: z.string().nullable(),
+  created_at: iso,
+  updated_at: iso,
+  payments: z.array(ControlPayment),
+  refunds: z.array(ControlRefund),
+});
+
+/** The page envelope of spec 2.6 around orders. */
+export const ControlOrderPage = z.object({
+  items: z.array(ControlOrder),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
 /** What a processor outcome answers: the payment after it, and the events it emitted. */
 export const PaymentOutcome = z.object({ payment: ControlPayment, events: z.array(EmittedEvent) });
 

@@ -16,6 +16,7 @@ import {
 } from '../engine/respond.js';
 import { ACCESS_ROUTES } from './access-routes.js';
 import { controlOpenApi } from './openapi.js';
+import { ORDER_ROUTES } from './orders.js';
 import { CONTROL_ROUTES, type ControlDeps, type ControlRoute } from './routes.js';
 
 /** The prefix every control path starts with (the dashboard is `/_mock/`). */
@@ -64,7 +65,12 @@ export function controlApiError(error: MockControlError): MockApiError {
 }
 
 /** The control API's route table: routing and the OpenAPI document both read it. */
-export const ALL_ROUTES: readonly ControlRoute[] = [...ACCESS_ROUTES, ...CONTROL_ROUTES, ...META_ROUTES];
+export const ALL_ROUTES: readonly ControlRoute[] = [
+  ...ACCESS_ROUTES,
+  ...CONTROL_ROUTES,
+  ...ORDER_ROUTES,
+  ...META_ROUTES,
+];
 
 function match(template: string, pathname: string): Record<string, string> | null {
   const want = template.split('/');

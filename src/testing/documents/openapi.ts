@@ -22,6 +22,11 @@ const ERROR_TEXT: Record<number, string> = {
 
 const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
 const HTML = { 'text/html': { schema: { type: 'string' } } };
+const RETRY_AFTER_HEADER = {
+  description: 'Seconds to wait before the next request (sent with every 429)',
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+};
 const ALLOW_HEADER = {
   description: 'The methods this path serves',
   schema: { type: 'string' },
@@ -78,6 +83,7 @@ function operationObject(op: Operation) {
     responses[code] = {
       description: ERROR_TEXT[code] ?? 'Service error',
       ...(code === 405 ? { headers: { Allow: ALLOW_HEADER } } : {}),
+      ...(code === 429 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
       content: json('ErrorBody'),
     };
   }

@@ -51,12 +51,54 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', target: 
   return out;
 }
 
+/** The ids spec 2 types as UUIDs. */
+const UUID_IDS = new Set([
+  'order_id',
+  'payment_id',
+  'refund_id',
+  'location_id',
+  'organization_id',
+  'partner_id',
+  'department_id',
+]);
+
+/** Whether a JSON Schema is a string, or a string or null. */
+const isString = (s: Record<string, unknown>) =>
+  s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string'));
+
+/**
+ * A JSON Schema with the wire types of spec 2 that the SDK's lenient zod schemas leave out (they
+ * accept what a newer service might send): cents and `expires_in` are integers, the ids of spec 2
+ * `format: uuid`, timestamps (`*_at`) `format: date-time`. Generated clients in other languages read
+ * these: cents as an integer, not a float.
+ */
+export function wireTyped(schema: unknown, name = ''): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => wireTyped(s));
+  if (!schema || typeof schema !== 'object') return schema;
+  const s = { ...(schema as Record<string, unknown>) };
+  if ((name.endsWith('_cents') || name === 'expires_in') && s.type === 'number') s.type = 'integer';
+  if (UUID_IDS.has(name) && isString(s) && s.format === undefined) s.format = 'uuid';
+  if (name.endsWith('_at') && isString(s) && s.format === undefined) s.format = 'date-time';
+  for (const [key, value] of Object.entries(s)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      s.properties = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([prop, sub]) => [prop, wireTyped(sub, prop)]),
+      );
+    } else if (key !== 'enum' && key !== 'required' && value && typeof value === 'object') {
+      s[key] = wireTyped(value);
+    }
+  }
+  return s;
+}
+
 /** Every request and response schema, converted from src/schemas (the one source of truth). */
 export function componentSchemas(target: 'draft-2020-12' | 'draft-7' = 'draft-2020-12') {
   const out: Record<string, unknown> = {};
+  // Requests as the service accepts them (its answer to a malformed id is documented, not refused).
   for (const [name, schema] of Object.entries(REQUEST_SCHEMAS))
     out[name] = jsonSchemaOf(schema, 'input', target);
-  for (const [name, schema] of Object.entries(RESPONSES)) out[name] = jsonSchemaOf(schema, 'output', target);
+  for (const [name, schema] of Object.entries(RESPONSES))
+    out[name] = wireTyped(jsonSchemaOf(schema, 'output', target));
   return out;
 }
 

@@ -16,7 +16,7 @@ import type { OrderRecord, PaymentRecord, RefundRecord } from '../state.js';
 const CLOSED_ORDER = new Set(['voided', 'refunded', 'cancelled']);
 
 /**
- * Where a payment may move, from which statuses, and the event it fires (spec 3.1; api.md section 9
+ * Where a payment may move, from which statuses, and the event it fires (spec 3.1; the design notes
  * for settled, declined and failed, which fire none).
  */
 export const PAYMENT_MOVES = {

@@ -5,7 +5,7 @@ import { movePayment, type PaymentMove } from './payments.js';
 import { settleRefund } from './refunds.js';
 
 /**
- * The card processor's outcomes, driven by a test (spec 3.1 and 3.3; api.md section 9 for
+ * The card processor's outcomes, driven by a test (spec 3.1 and 3.3; the SDK's design notes for
  * settled/declined/failed). Each method throws `MockControlError` when the transition is not
  * allowed from the current status, so a test that drives the wrong payment finds out at once.
  *

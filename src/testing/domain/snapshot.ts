@@ -6,8 +6,9 @@ import { refundView } from '../engine/views.js';
 import type { MockState } from '../state.js';
 
 /**
- * What the mock holds right now, for a dashboard or a test's failure message: every partner's
- * orders, payments and refunds with their current statuses, and the mock clock.
+ * What the mock holds right now, for a dashboard or a test's failure message: three flat lists,
+ * oldest first, of every partner's orders (with their `payment_ids`), payments and refunds with
+ * their current statuses, each record with its `partner_id`, and the mock clock.
  *
  * @example
  * const { payments } = mock.snapshot();

@@ -29,7 +29,7 @@ export function remainingCents(totalCents: number, payments: readonly PaymentLik
 }
 
 /**
- * Derives an order's status from its payments (api.md section 9): `pending` while a payment is
+ * Derives an order's status from its payments: `pending` while a payment is
  * pending; `paid` when approved and settled payments reach the total; `partially_paid` below it;
  * `voided` / `refunded` / `cancelled` when every attempt ended that way (declined and failed
  * attempts do not count: the customer may retry); `open` otherwise.

@@ -20,7 +20,7 @@ import { type AuthRequirement, authenticate, type Caller } from './token-authori
 export { issuesToError } from './issues.js';
 export { matchPath } from './route-match.js';
 
-/** The body size limit of api.md section 9. */
+/** The body size limit of the design notes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What a route handler gets; `Body` is what its operation's request schema parses to. */

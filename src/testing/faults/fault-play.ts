@@ -42,8 +42,10 @@ export async function playFault(
 }
 
 function faultAnswer(fault: FaultSpec, status: number, requestId: string): Response {
+  // A 429 always carries Retry-After, as the service's does (spec 7): 0 s unless the fault says.
+  const retryAfter = fault.retryAfter ?? (status === 429 ? 0 : undefined);
   const headers: Record<string, string> =
-    fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+    retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
   const code = fault.error ?? defaultErrorCode(status);
   const error = new MockApiError(status, code, fault.message ?? 'Injected fault', headers);
   return errorResponse(error, requestId).toResponse();

@@ -97,6 +97,21 @@ export function judgeCredentials(first: MintResult | undefined, conn: Connection
   const error = first.error;
   const code = error instanceof APIError ? error.code : undefined;
   const secretFrom = conn.clientSecret.source === 'flag' ? '--client-secret' : 'PAYMENTS_CLIENT_SECRET';
+  // A value with whitespace at an end (the line break of a file or .env line) is refused as a wrong
+  // one: name it, as the SDK's own error does.
+  const padded = [
+    conn.clientId.value !== id.trim() &&
+      (conn.clientId.source === 'flag' ? '--client-id' : 'PAYMENTS_CLIENT_ID'),
+    conn.clientSecret.value !== conn.clientSecret.value.trim() && secretFrom,
+  ].filter((v): v is string => Boolean(v));
+  if (code === 'invalid_client' && padded.length > 0) {
+    return {
+      ...base,
+      verdict: 'fail',
+      message: `the token endpoint refused client ${id.trim()} (401 invalid_client): ${padded.join(' and ')} ${padded.length > 1 ? 'have' : 'has'} a line break or spaces at an end`,
+      fix: 'remove them (a file or a .env line leaves a trailing line break; a .env value needs no quotes)',
+    };
+  }
   if (code === 'invalid_client') {
     return {
       ...base,
