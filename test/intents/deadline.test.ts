@@ -8,6 +8,8 @@ import { loopbackMock, throughFetch } from '../helpers/loopback-mock.js';
 
 const loop = loopbackMock({ front: throughFetch });
 const DEADLINE_MS = 800;
+/** Timer and scheduling jitter on a loaded 2-core machine; a call that ignored its deadline takes seconds. */
+const SLACK_MS = 250;
 const PAYMENT = { method: 'card', amount_cents: 1_000 } as const;
 const paymentsOf = (orderId: string) =>
   loop.mock
@@ -50,7 +52,7 @@ describe("a payment's deadline covers its reconciliation", () => {
     const call = await timed(
       client.payments.create(orderId, PAYMENT, { idempotencyKey: 'slow-read', deadlineMs: DEADLINE_MS }),
     );
-    expect(call.ms).toBeLessThan(DEADLINE_MS + 100);
+    expect(call.ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
     expect(call.error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'slow-read' });
     expect(paymentsOf(orderId)).toHaveLength(1); // it was charged
     expect(await intentStore.get('slow-read')).toMatchObject({ state: 'unknown' });
@@ -80,7 +82,7 @@ describe("a payment's deadline covers its reconciliation", () => {
     );
     loop.mock.clock.advance(1);
     expect(call.error).toBeUndefined();
-    expect(call.ms).toBeLessThan(DEADLINE_MS + 100);
+    expect(call.ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
     expect(paymentsOf(orderId)).toEqual([call.value?.payment_id]);
   });
 
@@ -94,7 +96,7 @@ describe("a payment's deadline covers its reconciliation", () => {
     loop.mock.failNext({ method: 'GET', path: /\/pos\/v1\/orders\/[^/]+$/, delayMs: 1 });
     const params = { idempotencyKey: 'checkout-slow', order: { location_id: location, total_cents: 700 } };
     const call = await timed(client.charge(params, { deadlineMs: DEADLINE_MS }));
-    expect(call.ms).toBeLessThan(DEADLINE_MS + 100);
+    expect(call.ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
     expect(call.error).toMatchObject({ outcomeUnknown: true, idempotencyKey: 'checkout-slow' });
     loop.mock.clock.advance(1);
     const { order, payment } = await client.charge(params);

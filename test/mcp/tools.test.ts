@@ -23,8 +23,9 @@ beforeAll(async () => {
       '--allow-writes',
       '--max-amount-cents',
       '5000',
+      // Short, for the outage test that waits it out; room for a charge on a loaded machine.
       '--deadline',
-      '2',
+      '4',
       '--scopes',
       'payments:create,payments:read,locations:read,payments:refund',
       // These tests are about the key: a second key on one order is their control. The duplicate
