@@ -6,6 +6,7 @@
 import type { PaymentsClient } from '../../index.js';
 import { APIError, CallError, IdempotencyConflictError, RequestValidationError } from '../../index.js';
 import { formatCents } from '../../internal/format.js';
+import type { McpArgs } from './args.js';
 import { Refusal } from './errors.js';
 import {
   type AgentLedger,
@@ -15,19 +16,17 @@ import {
   type ReserveAnswer,
 } from './ledger/ledger.js';
 
-/** The rules' settings (from the flags). */
-export interface Rules {
-  budgetCents: number | undefined;
-  refundBudgetCents: number | undefined;
-  /** The rolling window of both budgets, in ms. */
-  budgetWindowMs: number;
-  /** The window's name as the flag gave it (24h, 7d, 30d), for the messages. */
-  budgetWindow: string;
-  confirmAboveCents: number | undefined;
-  /** 0: no duplicate guard. */
-  duplicateWindowMs: number;
-  duplicateWindow: string;
-}
+/** The rules' settings, as the flags gave them (McpArgs: `duplicateWindowMs` 0 is no guard). */
+export type Rules = Pick<
+  McpArgs,
+  | 'budgetCents'
+  | 'refundBudgetCents'
+  | 'budgetWindowMs'
+  | 'budgetWindow'
+  | 'confirmAboveCents'
+  | 'duplicateWindowMs'
+  | 'duplicateWindow'
+>;
 
 /** Kept this long, whatever the flags of the servers sharing the store: the longest window and a day. */
 export const RETAIN_MS = 31 * 24 * 3_600_000;
