@@ -26,9 +26,11 @@ import {
 export interface CatchUpClient {
   readonly intentStore: Pick<IntentStore, 'made'>;
   readonly orders: {
+    /** Reads an order with its payments (`client.orders.get`). */
     get(orderId: string, opts?: { signal?: AbortSignal }): PromiseLike<CatchUpOrder>;
   };
   readonly refunds: {
+    /** Reads one refund of a payment (`client.refunds.get`). */
     get(
       orderId: string,
       paymentId: string,

@@ -146,7 +146,7 @@ export interface WebhookHandler {
    * rate limiter and deadlines apply) and, for each transition this handler has not applied, runs its
    * `on` callback with the event the webhook would have carried: same `event_kind`, envelope and
    * `resource`; `event_id` `catchup:<kind>:<payment_id>[:<refund_id>]` and `catch_up: true`
-   * ({@link isCatchUpEvent}). Payments made on the hosted checkout page of an order the SDK created
+   * (`isCatchUpEvent(event)` from `partner-payments/webhooks`). Payments made on the hosted checkout page of an order the SDK created
    * (under a key) are included.
    *
    * Each transition runs once, whichever comes first: the webhook (then answered 200 as a duplicate
