@@ -29,8 +29,8 @@ describe('postgresStores across 4 processes', () => {
     const { rows } = await pool.query(
       "SELECT count(*)::int AS n FROM pg_tables WHERE tablename LIKE 'partner_payments_%'",
     );
-    // tokens, webhook events, intents and the refunds seen (POSTGRES_DDL)
-    expect(rows[0].n).toBe(4);
+    // tokens, webhook events, intents, the refunds seen and the orders made (POSTGRES_DDL)
+    expect(rows[0].n).toBe(5);
   });
 
   it('runs each handler exactly once per event when 4 receivers get the same 100 events, shuffled and duplicated', async () => {

@@ -1,6 +1,7 @@
 // createWebhookHandler on the Redis de-duplication store: with Redis up a delivery is handled once
 // (200, then 200 duplicate); with Redis down (killed, or never listening) the handler answers 500 and
 // does not run, so the service's retry processes the event once Redis is back.
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
@@ -47,7 +48,9 @@ function receiver(client: RedisClientLike) {
     },
   });
   const deliver = async (eventId: string) => {
-    const { body, headers } = signWebhookPayload(sampleEvent({ event_id: eventId }), SECRET);
+    // A payment of its own per event: one transition is run once whatever its event id (api.md 23).
+    const event = sampleEvent({ event_id: eventId }, { payment_id: randomUUID() });
+    const { body, headers } = signWebhookPayload(event, SECRET);
     const response = await handler.fetch(
       new Request('http://127.0.0.1/webhooks', { method: 'POST', headers, body }),
     );

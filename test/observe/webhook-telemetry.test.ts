@@ -1,6 +1,7 @@
 // The webhook handler's telemetry with the real OpenTelemetry SDK (api.md 11): a SERVER span per
 // delivery that is the active context of the partner's handler, the deliveries counter for handled,
 // duplicate, tampered and failing deliveries, the lag histogram, and no secret anywhere in them.
+import { randomUUID } from 'node:crypto';
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { type DataPoint, type Histogram, MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
@@ -45,7 +46,11 @@ it('a span and counts per delivery: handled, duplicate, tampered, handler error;
     onError: () => {},
   });
   const deliver = (eventId: string, tamper = false) => {
-    const { body, headers } = signWebhookPayload(sampleEvent({ event_id: eventId }), SECRET);
+    const { body, headers } = signWebhookPayload(
+      // A payment of its own per event: one transition runs once whatever its event id (api.md 23).
+      sampleEvent({ event_id: eventId }, { payment_id: randomUUID() }),
+      SECRET,
+    );
     const sent = tamper ? body.replace('12500', '99999') : body;
     return handler.fetch(new Request('http://127.0.0.1/webhooks', { method: 'POST', headers, body: sent }));
   };
