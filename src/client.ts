@@ -222,7 +222,7 @@ export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Req
 
   /**
    * The client's intent store (its `intentStore` option, else the in-memory one it made), shared
-   * with the clients derived from it: what `handler.catchUp(client)` reads (api.md 23).
+   * with the clients derived from it: what `handler.catchUp(client)` reads (docs/webhooks.md).
    *
    * @example
    * const made = await client.intentStore.made?.({ from: Date.now() - 3_600_000, to: Date.now() });

@@ -44,7 +44,7 @@ export class IntentRunner {
   readonly #leases: Leases;
   /**
    * A store that survives a restart and renews leases: its calls hold a short lease, renewed while
-   * they run, so that the keys of a process that died free up in seconds (api.md 22).
+   * they run, so that the keys of a process that died free up in seconds (docs/idempotency.md).
    */
   readonly #renews: boolean;
 

@@ -2,7 +2,7 @@
 // and durable stores on one machine's disk (node:fs loaded on first use, never at import).
 // Re-exports only; no engine client is imported (duck-typed), so the package adds no dependency.
 
-/** What an intent store of your own implements for `handler.catchUp` (api.md 23). */
+/** What an intent store of your own implements for `handler.catchUp` (docs/webhooks.md). */
 export type { MadeResource, OrderNote } from '../core/stores/intent-store.js';
 export type {
   FileDedupeStore,

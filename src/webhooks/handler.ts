@@ -140,7 +140,7 @@ export interface WebhookHandler {
    */
   node(req: NodeWebhookRequest, res: NodeWebhookResponse): Promise<void>;
   /**
-   * One pass catching up on lost webhooks (api.md 23; docs/webhooks.md): over the orders, payments
+   * One pass catching up on lost webhooks (docs/webhooks.md): over the orders, payments
    * and refunds `client`'s intent store says were made between `sinceMs` (24 h) and `olderThanMs`
    * (60 s) ago, reads each not yet final from the service (through the client's own methods, so its
    * rate limiter and deadlines apply) and, for each transition this handler has not applied, runs its

@@ -49,7 +49,7 @@ export interface Shared {
   known: KnownOrders;
   /** Resolves once the intent store's writes under way are done (stores.ts trackWrites). */
   written?: () => Promise<void>;
-  /** The budgets, the duplicate guard and the confirmation (api.md 24), over the agent ledger. */
+  /** The budgets, the duplicate guard and the confirmation (docs/agents.md), over the agent ledger. */
   guard?: Guard;
   /** `--audit-log`: a line per write call, before its answer. */
   audit?: AuditLog;

@@ -7,7 +7,7 @@ import type { AgentLedger } from './ledger/ledger.js';
 import { type PgPoolLike, postgresLedger } from './ledger/postgres.js';
 import { redisLedger } from './ledger/redis.js';
 
-/** An intent store, the agent ledger beside it (api.md 24), and how to let go of their connection. */
+/** An intent store, the agent ledger beside it (docs/agents.md), and how to let go of their connection. */
 export interface OpenedStore {
   intentStore: IntentStore;
   /** The budgets and the duplicate guard, on the same engine and connection as the intents. */

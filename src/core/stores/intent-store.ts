@@ -85,7 +85,7 @@ export interface RefundSighting {
 
 /**
  * An order made under an idempotency key (`orders.create` with a key, `client.charge`), as
- * {@link IntentStore.noteOrder} records it: catching up on lost webhooks reads it back (api.md 23).
+ * {@link IntentStore.noteOrder} records it: catching up on lost webhooks reads it back (docs/webhooks.md).
  *
  * @example
  * await intentStore.noteOrder?.({ orderId: order.order_id, createdAt: Date.parse(order.created_at) });
@@ -149,7 +149,7 @@ export interface IntentStore {
   /**
    * Extends the lease `owner` holds on the intent's key to `leaseMs` from now; false (nothing
    * written) when it holds it no longer. A live call renews a short lease while it runs, so that a
-   * process that dies holding keys frees them in seconds (api.md 22); a store without it gives each
+   * process that dies holding keys frees them in seconds (docs/idempotency.md); a store without it gives each
    * call a lease of its whole deadline.
    */
   renew?(intent: { key: string; orderId: string }, owner: string, leaseMs: number): Promise<boolean>;
@@ -173,7 +173,7 @@ export interface IntentStore {
    * What was made between `from` and `to` (epoch ms, both included): the orders noted by
    * {@link noteOrder} and the payments and refunds whose intent landed, each with its creation
    * time, in no particular order. Kept at least 24 hours. Optional: `handler.catchUp()` needs it
-   * (api.md 23) and says so when the client's store lacks it.
+   * (docs/webhooks.md) and says so when the client's store lacks it.
    */
   made?(window: { from: number; to: number }): Promise<MadeResource[]>;
 }

@@ -36,7 +36,7 @@ export function bucketKeys(orderId: string) {
     /** The order's result ids, each to the key it is the result of (a hash). */
     ids: `${t}:ids:${orderId}`,
     unfinished: `${t}:unfinished`,
-    /** What the bucket's orders made (api.md 23): a sorted set by creation time (see {@link madeOf}). */
+    /** What the bucket's orders made (docs/webhooks.md): a sorted set by creation time (see {@link madeOf}). */
     made: `${t}:made`,
   };
 }
