@@ -4,6 +4,7 @@
 // within a few seconds. Started by the tests that need it and removed after them.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -121,6 +122,15 @@ function parseNodes(text: string): NodeLine[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether nothing listens on `port` of 127.0.0.1 (the moment it is asked). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 /** Starts six nodes and makes them a cluster of three masters with a replica each. */
 export async function startRedisCluster(): Promise<RedisClusterEngine> {
   const server = which('redis-server') ?? 'redis-server';
@@ -142,10 +152,14 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (let i = 0; i < 6; i++) {
-      const dir = mkdtempSync(join(tmpdir(), 'pp-redis-cluster-'));
-      dirs.push(dir);
-      const port = await freePort();
+    /**
+     * One node on a free port whose cluster bus port (the port + 10000) is free too and exists: a
+     * port of the ephemeral range above 55535 has none, and one whose bus port another process holds
+     * makes redis-server exit at once. A node that exits while starting is started again elsewhere.
+     */
+    const spawnNode = async (dir: string): Promise<ClusterNode> => {
+      let port = await freePort();
+      while (port > 55_535 || !(await portFree(port + 10_000))) port = await freePort();
       const args = [
         ...redisServerArgs(port, dir),
         '--cluster-enabled',
@@ -159,12 +173,21 @@ export async function startRedisCluster(): Promise<RedisClusterEngine> {
         '--masterauth',
         PASSWORD,
       ];
-      const child = spawn(server, args, { stdio: 'ignore' });
-      nodes.push({ port, child, args });
+      return { port, child: spawn(server, args, { stdio: 'ignore' }), args };
+    };
+    for (let i = 0; i < 6; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'pp-redis-cluster-'));
+      dirs.push(dir);
+      nodes.push(await spawnNode(dir));
     }
-    for (const n of nodes) {
-      for (let tries = 0; ; tries++) {
-        if (!alive(n.child)) throw new Error(`redis-server on ${n.port} exited (${n.child.exitCode})`);
+    for (const [i, n] of nodes.entries()) {
+      for (let tries = 0, starts = 1; ; tries++) {
+        if (!alive(n.child)) {
+          if (starts++ >= 5) throw new Error(`redis-server on ${n.port} exited (${n.child.exitCode})`);
+          Object.assign(n, await spawnNode(dirs[i]!));
+          tries = 0;
+          continue;
+        }
         if ((await cli(n.port, 'PING').catch(() => '')) === 'PONG') break;
         if (tries > 200) throw new Error(`redis-server on ${n.port} did not start`);
         await sleep(25);
