@@ -10,6 +10,12 @@ import type { RequestSpec } from '../core/types.js';
 import type { IntentCall } from './intent.js';
 import type { IntentRunner } from './runner.js';
 
+/**
+ * An order creation under a caller's key (`orders.create` with one, and so `client.charge`), as the
+ * orders resource marks it: the requester notes the order in the intent store once it exists.
+ */
+export type NotedOrderSpec<S extends z.ZodType = z.ZodType> = RequestSpec<S> & { noteOrder: true };
+
 /** The core with exactly-once payments and refunds around it. */
 export class KeyedRequester implements Requester {
   constructor(
@@ -22,15 +28,10 @@ export class KeyedRequester implements Requester {
     if ((spec as Partial<IntentCall>).intent !== undefined)
       return this.intents.once(spec as RequestSpec as IntentCall);
     const store = this.intents.store;
-    if (
-      store.noteOrder === undefined ||
-      spec.method !== 'POST' ||
-      spec.route !== '/pos/v1/orders' ||
-      spec.options?.idempotencyKey === undefined
-    )
+    if ((spec as Partial<NotedOrderSpec>).noteOrder !== true || store.noteOrder === undefined)
       return this.core.request(spec);
-    // An order made under a key (orders.create with one, client.charge): noted once it exists. A
-    // failed note fails the call: a rerun of the key gets the same order and notes it.
+    // An order made under a key: noted once it exists. A failed note fails the call: a rerun of the
+    // key gets the same order and notes it.
     const sent = this.core.request(spec);
     // Its time is this machine's, as an intent's: what catchUp's window counts in.
     const noted = sent.then(async (order) => {

@@ -4,6 +4,7 @@ import { APIPromise } from '../core/call/api-promise.js';
 import type { Requester } from '../core/call/requester.js';
 import { validate } from '../core/call/validate.js';
 import type { RequestOptions } from '../core/types.js';
+import type { NotedOrderSpec } from '../intents/requester.js';
 import { OrderCreated, OrderCreateRequest } from '../schemas/compiled/orders.js';
 import type * as T from '../schemas/orders.js';
 import { ENDPOINTS, orderRead, requestOf } from './endpoints.js';
@@ -37,7 +38,10 @@ export class Orders {
   create(params: T.OrderCreateParams, opts?: RequestOptions): APIPromise<T.OrderCreated> {
     return APIPromise.run(() => {
       const body = validate(OrderCreateRequest, params, 'order');
-      return this.client.request(requestOf(ENDPOINTS.createOrder, OrderCreated, opts, undefined, body));
+      const spec = requestOf(ENDPOINTS.createOrder, OrderCreated, opts, undefined, body);
+      // Under a caller's key, the intent layer notes the order (for handler.catchUp).
+      if (opts?.idempotencyKey !== undefined) (spec as NotedOrderSpec<typeof OrderCreated>).noteOrder = true;
+      return this.client.request(spec);
     });
   }
 
