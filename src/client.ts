@@ -120,7 +120,14 @@ export class PaymentsClient extends Emitter<PaymentsClientEvents> implements Req
     // A derived client waits in its parent's bucket, unless withOptions was given a rateLimit of its own.
     this.#limiter =
       lineage?.limiter ??
-      (rl && new RateLimiter(rl.limit, rl.store, rateLimitKey(resolved.baseUrl, resolved.clientId), log));
+      (rl &&
+        new RateLimiter(
+          rl.limit,
+          rl.store,
+          rateLimitKey(resolved.baseUrl, resolved.clientId),
+          log,
+          resolved.waitClock,
+        ));
     // Events go to this client's listeners, then to its parent's; its meter records its own calls.
     this.#listeners = listenerSink(this as unknown as Parameters<typeof listenerSink>[0], lineage?.parent);
     this.#events = clientSink(this.#listeners, resolved.meter, resolved.baseUrl, log);

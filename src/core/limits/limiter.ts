@@ -2,9 +2,12 @@
  * The limiter a client runs before each attempt: a local bucket (no promise, no store round trip
  * while a slot is free) or a shared store's bucket, spent through a short local lease of slots (no
  * round trip while the lease lasts), waits that respect the caller's abort and deadline, and 429
- * feedback that pauses the whole fleet.
+ * feedback that pauses the whole fleet. The local bucket refills, and its waits sleep, on the client's
+ * wait clock (the real one, or a manual-clock mock's: see internal/wait-clock.ts); a shared store's
+ * bucket and its leases keep the store's clock.
  */
 import { sleep } from '../../internal/sleep.js';
+import { realClock, sleepOn, type WaitClock } from '../../internal/wait-clock.js';
 import { APIUserAbortError, RateLimitError } from '../errors/api-errors.js';
 import type { LogFn } from '../observe/logger.js';
 import type { RateLimitLease, RateLimitStore } from '../stores/rate-limit-store.js';
@@ -51,6 +54,8 @@ export class RateLimiter {
     private readonly store: RateLimitStore | undefined,
     private readonly key: string,
     log: LogFn | undefined,
+    /** The clock of the local bucket and of its waits (a store's bucket keeps the store's). */
+    private readonly clock: WaitClock = realClock,
   ) {
     this.#guard = store && new StoreGuard('the rate-limit store', log);
     this.#maxLease = Math.max(1, Math.min(64, Math.floor(limit.burst / 4)));
@@ -70,8 +75,7 @@ export class RateLimiter {
 
   /** A 429 arrived anyway: no slot for anyone (this process, and the fleet through the store) for `ms`. */
   backoff(ms: number): void {
-    const now = Date.now();
-    this.#local = pauseBucket(this.#local, this.limit, now, ms);
+    this.#local = pauseBucket(this.#local, this.limit, this.#now(), ms);
     this.#lease.slots = 0; // leased slots are not spent into a pause
     const { store } = this;
     if (store)
@@ -98,9 +102,11 @@ export class RateLimiter {
           if (waitMs === 0) continue; // slots leased: take one, unless other waiters took them all
         }
         if (waitMs === 0) return;
+        // The deadline is real time; a wait on the wait clock lasts no longer than `waitMs` of it.
         if (deadlineAt !== undefined && Date.now() + waitMs > deadlineAt) throw this.#tooLong(waitMs);
         // A little jitter, so that the waiters of a fleet do not all ask again at the same moment.
-        await sleep(waitMs + (this.store ? Math.random() * 10 : 0), signal, APIUserAbortError);
+        if (this.store) await sleep(waitMs + Math.random() * 10, signal, APIUserAbortError);
+        else await sleepOn(this.clock, waitMs, signal, APIUserAbortError);
       }
     } finally {
       this.#waiting--;
@@ -155,9 +161,15 @@ export class RateLimiter {
   }
 
   #takeLocal(): number {
-    const { state, waitMs } = takeSlot(this.#local, this.limit, Date.now());
+    const { state, waitMs } = takeSlot(this.#local, this.limit, this.#now());
     this.#local = state;
     return waitMs;
+  }
+
+  /** The local bucket's time: the wait clock's (a pointer compare for the real one). */
+  #now(): number {
+    const { clock } = this;
+    return clock === realClock ? Date.now() : clock.now();
   }
 
   #tooLong(waitMs: number): RateLimitError {
