@@ -14,6 +14,7 @@ import { MemoryIntentStore } from '../src/core/stores/memory-intent-store.js';
 import type { IntentCall } from '../src/intents/intent.js';
 import { IntentRunner } from '../src/intents/runner.js';
 import { textDigest } from '../src/internal/key-hash.js';
+import { realClock } from '../src/internal/wait-clock.js';
 import { keyMemoryFloor } from './key-floor.js';
 
 const concurrency = Number(process.argv[2] ?? 32);
@@ -49,6 +50,7 @@ const runner = new IntentRunner({
   readPayment: offPath,
   readRefund: offPath,
   settleMs: 30_000,
+  clock: realClock,
   log: undefined,
 });
 

@@ -6,6 +6,7 @@ import { reconcileMode } from '../core/options/checks.js';
 import type { IntentRecord } from '../core/stores/intent-store.js';
 import type { ReconcileMode, RequestOptions, RequestSpec } from '../core/types.js';
 import { textDigest } from '../internal/key-hash.js';
+import { realClock, type WaitClock } from '../internal/wait-clock.js';
 import { intentKey } from './failures.js';
 
 /**
@@ -70,7 +71,7 @@ export interface Intent {
  */
 export function newIntent(
   call: IntentCall,
-  defaults: { reconcile: ReconcileMode; deadlineMs: number | undefined },
+  defaults: { reconcile: ReconcileMode; deadlineMs: number | undefined; clock: WaitClock },
   owner: string,
 ): Intent {
   const opts = call.options;
@@ -80,6 +81,9 @@ export function newIntent(
   const deadlineMs = opts?.deadlineMs ?? defaults.deadlineMs;
   const leaseMs = deadlineMs ?? DEFAULT_LEASE_MS;
   const now = Date.now();
+  // The send's stamp is on the wait clock, as reconciliation measures settleMs (IntentIO.clock).
+  const clock = defaults.clock;
+  const sentAt = clock === realClock ? now : clock.now();
   // The params are the validated body: strict schemas give their keys in one order, so equal params
   // serialise alike. Serialised once: the send reuses the text.
   const params = call.body;
@@ -99,8 +103,8 @@ export function newIntent(
     // A new key is recorded as sent in the same write that creates it (the send follows at once;
     // a crash in between reads as "sent, not landed" after settleMs): one store call less.
     state: 'open',
-    firstSentAt: now,
-    lastSentAt: now,
+    firstSentAt: sentAt,
+    lastSentAt: sentAt,
     sends: 1,
     // Every field set from the start: one shape for every draft.
     resultId: undefined,

@@ -6,7 +6,7 @@ import { RETRYABLE_STATUSES } from '../core/limits/retry.js';
 import type { EventSink } from '../core/observe/events.js';
 import type { LogFn } from '../core/observe/logger.js';
 import type { IntentRecord, IntentStore } from '../core/stores/intent-store.js';
-import { sleep } from '../internal/sleep.js';
+import { realClock, sleepOn, type WaitClock } from '../internal/wait-clock.js';
 import { type ListedPayment, matchPayments, matchRefunds, skewOf } from './match.js';
 
 /** What reconciliation reads from the service, through the client's own resources. */
@@ -34,6 +34,17 @@ export interface IntentIO {
   log: LogFn | undefined;
   /** How long after a send the service is taken to be done with it (client option `settleMs`). */
   settleMs: number;
+  /**
+   * The client's wait clock: the time line of a send's stamps (`firstSentAt`, `lastSentAt`), of an
+   * order read's `before` and `after`, and of reconciliation's waits, so that "settleMs after the
+   * last send" is measured on one line. The real clock (nothing changes), but with a manual-clock
+   * mock, whose clients stamp and wait on real time plus what the test advanced. That time is never
+   * behind real time, so a process on real time reading such a stamp from a shared store sees the
+   * send as later than it was: it waits longer to settle and matches fewer candidates (an unknown
+   * outcome, never a second charge). The store's own times (`createdAt`, `updatedAt`, leases) stay
+   * real time.
+   */
+  clock: WaitClock;
 }
 
 /** A reconciliation's verdict; `landed` carries the resource, as the create call would return it. */
@@ -57,12 +68,16 @@ export async function reconcile(
   readBy?: number,
 ): Promise<Verdict> {
   let verdict: Verdict;
+  // What is left of `until` bounds the waits on the wait clock (as a deadline bounds a poll's wait);
+  // the reads keep the real `readBy`.
+  const { clock } = io;
+  const end = clock === realClock ? until : clock.now() + until - Date.now();
   try {
     verdict =
       record.firstSentAt === undefined
         ? { outcome: 'not_landed' }
         : record.kind === 'payment'
-          ? await reconcilePayment(io, record, until, signal, readBy)
+          ? await reconcilePayment(io, record, end, signal, readBy)
           : await reconcileRefund(io, record, signal, readBy);
   } catch (error) {
     // The reads failed (the service is down, the caller aborted).
@@ -98,7 +113,7 @@ const POLL_MS = 1_000;
 
 /**
  * A payment's verdict: read the order until one candidate is this key's (landed), or none is and the
- * last send is `settleMs` old (not landed), or `until` passes (unknown).
+ * last send is `settleMs` old (not landed), or `until` passes (unknown). Times are on `io.clock`.
  */
 async function reconcilePayment(
   io: IntentIO,
@@ -110,7 +125,7 @@ async function reconcilePayment(
   for (;;) {
     const read = await readOrder(io, record.orderId, until, signal, readBy);
     const others = await io.store.forOrder(record.orderId);
-    const now = Date.now();
+    const now = io.clock.now();
     const { candidates, unowned, rivals } = matchPayments(
       record,
       read.payments,
@@ -153,7 +168,7 @@ async function reconcilePayment(
           : `no payment of ${record.amountCents} cents on order ${record.orderId} yet, but the service may still be processing the request (settleMs ${io.settleMs})`;
       return { outcome: 'unknown', candidates: ids, facts };
     }
-    await sleep(wait, signal, APIUserAbortError);
+    await sleepOn(io.clock, wait, signal, APIUserAbortError);
   }
 }
 
@@ -181,12 +196,12 @@ async function readOrder(
       // read (InvalidResponseError) is a lost answer: read again.
       const final =
         typeof status === 'number' && status >= 400 && status < 500 && !RETRYABLE_STATUSES.has(status);
-      if (final || signal?.aborted || Date.now() + wait >= until) throw error;
+      if (final || signal?.aborted || io.clock.now() + wait >= until) throw error;
       io.log?.(
         'debug',
         `reading order ${orderId} to reconcile failed (${String(error)}); again in ${wait} ms`,
       );
-      await sleep(wait, signal, APIUserAbortError);
+      await sleepOn(io.clock, wait, signal, APIUserAbortError);
     }
   }
 }

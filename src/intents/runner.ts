@@ -172,11 +172,11 @@ export class IntentRunner {
     const opts = call.options;
     const { key, mode, until, owner, draft } = intent;
     const signal = opts?.signal;
-    const now = draft.createdAt;
     let record = held;
     const kind = draft.kind;
     if (record.state === 'landed') return call.response.parse(record.result ?? {}) as T;
-    const fresh = record.createdAt === now && record.firstSentAt === now && record.sends === 1;
+    const fresh =
+      record.createdAt === draft.createdAt && record.firstSentAt === draft.firstSentAt && record.sends === 1;
     if (!fresh && record.firstSentAt !== undefined && record.state !== 'not_landed') {
       // A call with this key was sent before (its holder died, or it ended unknown): learn what
       // happened before sending anything.
@@ -202,13 +202,14 @@ export class IntentRunner {
           await this.#leases.finish(record, {}, owner);
           throw tooLateToSend(kind, key, intent.sendBy - Date.now());
         }
-        const at = Date.now();
+        // A send is stamped on the wait clock (IntentIO.clock); the store's bookkeeping on real time.
+        const at = this.cfg.clock.now();
         record = revise(record, {
           state: 'open',
           firstSentAt: record.firstSentAt ?? at,
           lastSentAt: at,
           sends: record.sends + 1,
-          updatedAt: at,
+          updatedAt: Date.now(),
         });
         if ((await this.#leases.put(record, owner, false)) === 'lost') throw lostLease(kind, key);
       }
@@ -231,7 +232,7 @@ export class IntentRunner {
         // The request left at the latest now (after any wait for a token, a rate-limit slot or a
         // connection): the service may process it until settleMs after this, not after the stamp
         // taken before the send.
-        record = revise(record, { lastSentAt: Date.now() });
+        record = revise(record, { lastSentAt: this.cfg.clock.now() });
         if (!error.outcomeUnknown) {
           // The service refused it (or it provably never went out): nothing of this key landed.
           await this.#leases.finish(record, { state: 'not_landed' }, owner);

@@ -5,6 +5,7 @@
 import type { APIPromise } from '../core/call/api-promise.js';
 import type { RequestOptions, RequestSpec } from '../core/types.js';
 import type { IntentIO } from '../intents/reconcile.js';
+import type { WaitClock } from '../internal/wait-clock.js';
 import { orderRead, paymentRead, refundRead } from './endpoints.js';
 
 /** Sends one spec through the core (its `call`). */
@@ -15,13 +16,16 @@ function readOptions(signal: AbortSignal | undefined, readBy: number | undefined
   return { signal, deadlineMs: readBy === undefined ? undefined : Math.max(1, readBy - Date.now()) };
 }
 
-/** Reconciliation's reads over the core's `send`. */
-export function intentReads(send: Send): Pick<IntentIO, 'readOrder' | 'readPayment' | 'readRefund'> {
+/** Reconciliation's reads over the core's `send`; an order read's times are on `clock` (IntentIO.clock). */
+export function intentReads(
+  send: Send,
+  clock: WaitClock,
+): Pick<IntentIO, 'readOrder' | 'readPayment' | 'readRefund'> {
   return {
     readOrder: async (orderId, signal, readBy) => {
-      const before = Date.now();
+      const before = clock.now();
       const { data, headers } = await send(orderRead(orderId, readOptions(signal, readBy))).withResponse();
-      return { payments: data.payments, date: headers.date, before, after: Date.now() };
+      return { payments: data.payments, date: headers.date, before, after: clock.now() };
     },
     readPayment: (orderId, paymentId, signal, readBy) =>
       send(paymentRead(orderId, paymentId, readOptions(signal, readBy))),

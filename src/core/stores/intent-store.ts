@@ -28,7 +28,11 @@ export interface IntentRecord {
    * sent, and what happened cannot be told yet.
    */
   state: 'open' | 'landed' | 'not_landed' | 'unknown';
-  /** When the current series of sends began (epoch ms); unset until the first send. */
+  /**
+   * When the current series of sends began (epoch ms); unset until the first send. Like
+   * `lastSentAt`, on real time, but for a client made from a manual-clock mock's
+   * `mock.clientOptions()`: real time plus what the test advanced the mock's clock by (docs/testing.md).
+   */
   firstSentAt?: number | undefined;
   /** When the last send began (epoch ms). */
   lastSentAt?: number | undefined;
