@@ -1,4 +1,5 @@
-// The clock a client's waits run on: polling, `awaitResult`, retry back-off. The real timers by
+// The clock a client's waits run on: polling, `awaitResult`, retry back-off, the rate limiter's own
+// bucket, reconciliation (its waits, and the send stamps it measures settleMs from). The real timers by
 // default; a client made from a manual-clock mock's `mock.clientOptions()` gets the mock's, carried
 // under a registry symbol (the main entry and `partner-payments/testing` may be separate bundles),
 // so it adds no name to either entry.

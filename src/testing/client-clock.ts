@@ -1,6 +1,6 @@
 // The clock that a client made from `mock.clientOptions()` waits on when the mock's clock is manual:
-// its polling, `awaitResult` and retry back-off end as soon as the test moves the mock's clock, so a
-// test advances time instead of waiting it. Without a move, a wait lasts its time in real time, as
+// its polling, `awaitResult`, retry back-off, wait for a rate-limit slot and reconciliation's waits
+// end as soon as the test moves the mock's clock, so a test advances time instead of waiting it. Without a move, a wait lasts its time in real time, as
 // before (a test that never advances is slow, never stuck).
 import type { WaitClock } from '../internal/wait-clock.js';
 import type { InternalClock } from './clock.js';
