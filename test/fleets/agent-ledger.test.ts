@@ -164,10 +164,12 @@ describe.each([
       reason: 'budget',
       left: 0,
     });
-    await ledger.observe('p-1', 'approved');
+    await ledger.observe({ kind: 'charge', by: 'payment', id: 'p-1', status: 'approved' });
     expect(await ledger.pending(T0 - DAY)).toEqual([]);
     expect(await ledger.reserve(request({ key: 'b', amount: 1 }))).toMatchObject({ reason: 'budget' });
-    await ledger.observe('p-1', 'declined');
+    expect(
+      await ledger.observe({ kind: 'charge', by: 'payment', id: 'p-1', status: 'declined' }),
+    ).toMatchObject({ key: 'a', amount: 5_000, released: true });
     expect(await ledger.reserve(request({ key: 'b', amount: 5_000 }))).toMatchObject({ ok: true });
     // The declined key's retry sends nothing (its payment is known): it takes nothing either.
     expect(await ledger.reserve(request({ key: 'a', amount: 5_000 }))).toMatchObject({
@@ -185,6 +187,69 @@ describe.each([
     expect(
       await ledger.reserve(request({ kind: 'refund', key: 'b', amount: 5_000, duplicateWindowMs: 0 })),
     ).toMatchObject({ ok: true, existing: false });
+  });
+
+  it('a key found not landed gives back once across servers; landed holds and names its payment; a failed refund gives back', async () => {
+    await fresh();
+    const other = await backend.open();
+    // 'u' ended unknown (no payment known); 'v' too; 'w' has its payment.
+    await ledger.reserve(request({ key: 'u', amount: 2_000 }));
+    await ledger.reserve(request({ key: 'v', amount: 2_000 }));
+    await ledger.reserve(request({ key: 'w', amount: 1_000 }));
+    await ledger.update('charge', 'w', { order: 'o-w', payment: 'p-w', status: 'pending' });
+    expect(await ledger.reserve(request({ key: 'x', amount: 2_000 }))).toMatchObject({ reason: 'budget' });
+    // Two servers read the same verdict at once: one of them gives the 2 000 back.
+    const notLanded = { kind: 'charge', by: 'key', id: 'u', status: 'not_landed' } as const;
+    const given = await Promise.all([ledger.observe(notLanded), other.observe(notLanded)]);
+    expect(given.filter(Boolean)).toEqual([
+      expect.objectContaining({ key: 'u', amount: 2_000, released: true }),
+    ]);
+    expect(await ledger.observe(notLanded)).toBeUndefined();
+    expect(await ledger.reserve(request({ key: 'x', amount: 2_000 }))).toMatchObject({ ok: true });
+    expect(await ledger.reserve(request({ key: 'y', amount: 1 }))).toMatchObject({
+      reason: 'budget',
+      left: 0,
+    });
+    // A landed verdict keeps counting and records the payment (then read again like a pending one);
+    // an unknown one says nothing; a verdict on a key whose payment is known changes nothing.
+    expect(
+      await ledger.observe({
+        kind: 'charge',
+        by: 'key',
+        id: 'v',
+        status: 'landed',
+        order: 'o-v',
+        payment: 'p-v',
+      }),
+    ).toBeUndefined();
+    expect(await other.observe({ kind: 'charge', by: 'key', id: 'v', status: 'not_landed' })).toBeUndefined();
+    expect(
+      await ledger.observe({ kind: 'charge', by: 'key', id: 'w', status: 'not_landed' }),
+    ).toBeUndefined();
+    expect((await ledger.pending(0)).map((e) => [e.key, e.payment]).sort()).toEqual([
+      ['v', 'p-v'],
+      ['w', 'p-w'],
+    ]);
+    expect(await ledger.reserve(request({ key: 'y', amount: 1 }))).toMatchObject({
+      reason: 'budget',
+      left: 0,
+    });
+    // The not-landed key's next call is a new try, reserved afresh within the budget.
+    expect(await ledger.reserve(request({ key: 'u', amount: 2_000 }))).toMatchObject({ reason: 'budget' });
+    // A refund answered pending, then read failed, gives its amount back, once.
+    const refund = { kind: 'refund', duplicateWindowMs: 0, budget: { limit: 500, windowMs: DAY } } as const;
+    await ledger.reserve(request({ ...refund, key: 'r', amount: 500 }));
+    await ledger.update('refund', 'r', { order: 'o-w', payment: 'p-w', refund: 'rf-1', status: 'pending' });
+    expect((await ledger.pending(0)).filter((e) => e.kind === 'refund').map((e) => e.refund)).toEqual([
+      'rf-1',
+    ]);
+    expect(await ledger.reserve(request({ ...refund, key: 's', amount: 500 }))).toMatchObject({
+      reason: 'budget',
+    });
+    const failed = { kind: 'refund', by: 'refund', id: 'rf-1', status: 'failed' } as const;
+    expect(await other.observe(failed)).toMatchObject({ key: 'r', amount: 500 });
+    expect(await ledger.observe(failed)).toBeUndefined();
+    expect(await ledger.reserve(request({ ...refund, key: 's', amount: 500 }))).toMatchObject({ ok: true });
   });
 
   it('the duplicate guard: the same order under another key within the window, unless the person allowed it', async () => {

@@ -3,8 +3,10 @@
 // the rolling budget (refused before anything is sent, a declined payment giving its amount back, a
 // restart keeping what was spent), the duplicate guard, the person's confirmation through MCP
 // elicitation (accepted, declined, cancelled, unsupported, and not carried over to another amount),
-// and the audit log (one line per write call, never a secret). Each rule has its positive control;
-// "nothing was sent" is read from the mock's request log. Three server processes in all.
+// and the audit log (one line per write call, never a secret); and the budgets after a lost answer:
+// recover giving back a charge that did not land (once), a landed one kept, a refund read failed
+// given back. Each rule has its positive control; "nothing was sent" is read from the mock's request
+// log. Four server processes in all.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -253,6 +255,7 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
 
   let k1: Charged['payment'];
   let k7: Charged['payment'];
+  let refund2: string;
   it('above the threshold the person is asked (amount, location, reference, key); a yes sends it', async () => {
     answers.push({ action: 'accept', content: { confirm: true } });
     const r = await call(server, 'charge', charge('conf-1', 1_500, 'inv-conf-1'));
@@ -334,6 +337,24 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     const fits = await call(server, 'refund_payment', refund('refund-2', 500));
     expect(fits.result.isError, JSON.stringify(fits.out)).toBeFalsy();
     expect(fits.sent).toBe(1);
+    expect(fits.out).toMatchObject({ status: 'pending' });
+    refund2 = fits.out.refund_id as string;
+  });
+
+  it('a refund that fails after its answer gives its amount back (read again by the budget check)', async () => {
+    const refund = {
+      idempotency_key: 'refund-3',
+      order_id: k1.order_id,
+      payment_id: k1.payment_id,
+      amount_cents: 500,
+    };
+    const full = await call(server, 'refund_payment', refund);
+    expect(full.out).toMatchObject({ error: 'budget_exceeded' });
+    expect(full.sent).toBe(0);
+    served.mock.processor.rejectRefund(refund2, 'card closed');
+    const after = await call(server, 'refund_payment', refund);
+    expect(after.result.isError, JSON.stringify(after.out)).toBeFalsy();
+    expect(after.sent).toBe(1);
   });
 
   it('the tool descriptions say the key names the purchase and is reused on every retry', async () => {
@@ -389,5 +410,133 @@ describe('a server whose client can ask the person (MCP elicitation)', () => {
     const r = await call(server, 'charge', charge('no-ledger', 100, 'inv-no-ledger'));
     expect(r.out).toMatchObject({ error: 'ledger_unavailable' });
     expect(r.sent).toBe(0);
+  });
+});
+
+describe('a lost answer and the budget: recover gives back what did not land, once', () => {
+  let state: string;
+  let auditLog: string;
+  let server: Session;
+  beforeAll(async () => {
+    state = join(temp('agent-c'), 'state');
+    auditLog = join(temp('agent-c-audit'), 'calls.jsonl');
+    server = await connectStdio(served, [
+      '--allow-writes',
+      '--state-dir',
+      state,
+      '--audit-log',
+      auditLog,
+      '--budget-cents',
+      '5000',
+      // Short: a charge whose answer is lost, while the order cannot be read, ends unknown soon.
+      '--deadline',
+      '4',
+      // The mock answers at once: a send is taken as settled 0.3 s after it (30 s by default).
+      '--settle',
+      '0.3',
+    ]);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** A charge whose answer is lost (a reset) while the order cannot be read: outcome_unknown. */
+  async function lost(key: string, total: number, reference: string, phase: 'before' | 'after') {
+    served.mock.failNext({ method: 'POST', path: /\/payments$/, phase, network: true });
+    served.outage = true;
+    try {
+      const r = await call(server, 'charge', charge(key, total, reference));
+      expect(r.out, key).toMatchObject({ error: 'outcome_unknown', idempotency_key: key });
+      // The order is the one its payment was posted to (the last such request the mock saw).
+      const posted = served.log.filter((l) => l.startsWith('POST ') && l.endsWith('/payments')).at(-1);
+      return posted!.split('/').at(-2)!;
+    } finally {
+      served.outage = false;
+    }
+  }
+  const paymentsOf = (orderId: string) =>
+    served.mock.snapshot().payments.filter((p) => p.order_id === orderId);
+  const recover = async () => {
+    const r = await call(server, 'recover', { older_than_seconds: 0 });
+    expect(r.result.isError, JSON.stringify(r.out)).toBeFalsy();
+    expect(r.sent).toBe(0);
+    return (r.out as { intents: { idempotency_key: string; outcome: string; payment_id?: string }[] })
+      .intents;
+  };
+
+  it('a charge that did not land counts until recover (or its retry) settles it not_landed; one that landed keeps counting', async () => {
+    // Not created, its answer lost: 3 000 held, on the safe side.
+    const notLanded = await lost('lost-1', 3_000, 'inv-lost-1', 'before');
+    expect(paymentsOf(notLanded)).toEqual([]);
+    // Another, of 500, retried later under its key (below).
+    expect(paymentsOf(await lost('lost-3', 500, 'inv-lost-3', 'before'))).toEqual([]);
+    const refused = await call(server, 'charge', charge('next-1', 2_500, 'inv-next-1'));
+    expect(refused.out, JSON.stringify(refused.out)).toMatchObject({ error: 'budget_exceeded' });
+    expect(refused.out.message).toContain('1500 cents is left');
+    expect(refused.sent).toBe(0);
+    // Created, its answer lost: 1 000 more held.
+    const landedOrder = await lost('lost-2', 1_000, 'inv-lost-2', 'after');
+    const [landed] = paymentsOf(landedOrder);
+    expect(landed).toBeDefined();
+    // Every send above is older than settleMs (--settle 0.3 s) by now: the service's records can
+    // say it did not land. Until a retry or recover reads them, it keeps counting (next-1 above).
+    const verdicts = new Map<string, { outcome: string; payment_id?: string }>();
+    // The retry of lost-3 finds it did not land, sends it again, and the service refuses that: the
+    // key's record says nothing under it landed, so its 500 are given back (4 000 held: 1 000 left).
+    served.mock.failNext({ method: 'POST', path: /\/payments$/, status: 422 });
+    const retried = await call(server, 'charge', charge('lost-3', 500, 'inv-lost-3'));
+    expect(retried.out).toMatchObject({ status: 422 });
+    expect(retried.sent).toBe(1);
+    const probe = await call(server, 'charge', charge('probe', 4_000, 'inv-probe'));
+    expect(probe.out.message).toContain('1000 cents is left');
+    for (const v of await recover()) verdicts.set(v.idempotency_key, v);
+    expect(verdicts.get('lost-1')).toMatchObject({ outcome: 'not_landed' });
+    expect(verdicts.get('lost-2')).toEqual(
+      expect.objectContaining({ outcome: 'landed', payment_id: landed!.payment_id }),
+    );
+    // lost-1's 3 000 are back: the charge refused above now fits, and is sent.
+    const fits = await call(server, 'charge', charge('next-1', 2_500, 'inv-next-1'));
+    expect(fits.result.isError, JSON.stringify(fits.out)).toBeFalsy();
+    expect(fits.sent).toBe(2);
+    // Control: lost-2 landed and keeps its 1 000 (with next-1's 2 500, 1 500 are left).
+    const over = await call(server, 'charge', charge('next-2', 2_000, 'inv-next-2'));
+    expect(over.out).toMatchObject({ error: 'budget_exceeded' });
+    expect(over.out.message).toContain('1500 cents is left');
+    expect(over.sent).toBe(0);
+    // The ledger names the landed key's payment.
+    const ledger = JSON.parse(readFileSync(join(state, 'agent', 'agent-ledger.json'), 'utf8')) as {
+      entries: { key: string; payment?: string; released: boolean }[];
+    };
+    expect(ledger.entries.find((e) => e.key === 'lost-2')).toMatchObject({
+      payment: landed!.payment_id,
+      released: false,
+    });
+  }, 60_000);
+
+  it('a second recover gives nothing back twice; the audit log says what was given back, once', async () => {
+    await recover();
+    const over = await call(server, 'charge', charge('next-2', 2_000, 'inv-next-2'));
+    expect(over.out).toMatchObject({ error: 'budget_exceeded' });
+    expect(over.out.message).toContain('1500 cents is left');
+    const lines = readFileSync(auditLog, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const given = lines.filter((l) => l.given_back !== undefined);
+    expect(given).toEqual([
+      expect.objectContaining({
+        tool: 'charge',
+        outcome: 'failed',
+        given_back: [{ kind: 'charge', idempotency_key: 'lost-3', amount_cents: 500, status: 'not_landed' }],
+      }),
+      expect.objectContaining({
+        tool: 'recover',
+        outcome: 'sent',
+        given_back: [
+          { kind: 'charge', idempotency_key: 'lost-1', amount_cents: 3_000, status: 'not_landed' },
+        ],
+      }),
+    ]);
+    expect(lines.filter((l) => l.tool === 'recover')).toHaveLength(2);
   });
 });

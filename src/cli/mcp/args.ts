@@ -31,6 +31,9 @@ client starts it); see docs/agents.md. It reads the variables the client reads, 
   --timeout           seconds to wait for one answer of the service (default 15)
   --deadline          seconds one tool call may take in all, retries and reconciliation included
                       (default 30); past it a charge says outcome_unknown with its key
+  --settle            seconds after a send whose answer was lost before the service's records may
+                      say it did not land (default 30, the client's settleMs); keep it above the
+                      longest the service may take on a request; lower it only against a mock
 
 Safety:
   --allow-writes      enable ${WRITE_TOOLS_IN_WORDS}
@@ -79,6 +82,8 @@ export interface McpArgs {
   connection: Connection;
   timeoutMs: number;
   deadlineMs: number;
+  /** How long after a send whose answer was lost the service is taken to be done with it (`settleMs`). */
+  settleMs: number;
   /** The scopes to ask for, with the `svc/` prefix. */
   scopes: string[];
   allowWrites: boolean;
@@ -111,6 +116,7 @@ export function parseMcpArgs(
       ...CONNECTION,
       scopes: { type: 'string' },
       deadline: { type: 'string' },
+      settle: { type: 'string' },
       'allow-writes': { type: 'boolean', default: false },
       'max-amount-cents': { type: 'string' },
       http: { type: 'string' },
@@ -157,6 +163,7 @@ export function parseMcpArgs(
     connection,
     timeoutMs: seconds(values.timeout, '--timeout', 15) * 1000,
     deadlineMs: seconds(values.deadline, '--deadline', 30) * 1000,
+    settleMs: seconds(values.settle, '--settle', 30) * 1000,
     scopes,
     allowWrites: values['allow-writes'],
     maxAmountCents: integer(values['max-amount-cents'], '--max-amount-cents', 1),

@@ -1,7 +1,8 @@
 // `--audit-log FILE`: every call of a write tool (sent, refused, failed, or of unknown outcome)
 // appended to FILE as one JSON line, written and synced before the answer goes back to the agent.
-// A line holds the time, the tool, the key, the amount, the ids and the outcome with its code; never
-// the arguments whole, and it passes the same redaction as every tool result: never a secret.
+// A line holds the time, the tool, the key, the amount, the ids and the outcome with its code, and the
+// reservations the call gave back to the budgets; never the arguments whole, and it passes the same
+// redaction as every tool result: never a secret.
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SecretRegistry } from '../../internal/redact.js';
@@ -20,6 +21,20 @@ export interface AuditLine {
   payment_id?: string;
   refund_id?: string;
   status?: string;
+  /**
+   * The reservations this call gave back to the budgets: the keys whose payment or refund it showed
+   * moved no money (a void, a declined payment), or that recover found did not land.
+   */
+  given_back?: GivenBack[];
+}
+
+/** One reservation given back to a budget, in an audit line. */
+export interface GivenBack {
+  kind: 'charge' | 'refund';
+  idempotency_key: string;
+  amount_cents: number;
+  /** What gave it back: the payment's or refund's status, or `not_landed`. */
+  status: string;
 }
 
 /** The open audit log. */

@@ -2,7 +2,9 @@
 // read-only switch, the arguments, --max-amount-cents): the rolling budgets and the duplicate guard
 // (one atomic check-and-reserve in the agent ledger, shared by every server on the store), then the
 // person's confirmation above --confirm-above-cents, all before anything is sent. After the call, the
-// reservation learns its payment (or refund), and gives its amount back when nothing was charged.
+// reservation learns its payment (or refund), and gives its amount back when nothing was charged:
+// the payment or refund seen declined, failed, voided, ..., or the key whose outcome was unknown
+// found not landed by the service's records (the recover tool, or the key's own intent record).
 import type { PaymentsClient } from '../../index.js';
 import { APIError, CallError, IdempotencyConflictError, RequestValidationError } from '../../index.js';
 import { formatCents } from '../../internal/format.js';
@@ -11,9 +13,10 @@ import { Refusal } from './errors.js';
 import {
   type AgentLedger,
   type Entry,
-  GIVES_BACK,
+  givesBack,
   type LedgerKind,
   type ReserveAnswer,
+  type Sighting,
 } from './ledger/ledger.js';
 
 /** The rules' settings, as the flags gave them (McpArgs: `duplicateWindowMs` 0 is no guard). */
@@ -31,7 +34,7 @@ export type Rules = Pick<
 /** Kept this long, whatever the flags of the servers sharing the store: the longest window and a day. */
 export const RETAIN_MS = 31 * 24 * 3_600_000;
 
-/** How many payments still pending a budget check reads again at most (one request each). */
+/** How many payments (or refunds) still pending a budget check reads again at most (one request each). */
 const REREAD_LIMIT = 20;
 
 /** What a call of charge or refund_payment is about to move. */
@@ -100,8 +103,11 @@ export function purchaseOf(tool: string, args: Record<string, unknown>): Purchas
 export interface Hold {
   /** The call answered: the ids and the status go into the ledger. */
   sent(out: unknown): Promise<void>;
-  /** The call failed: a failure that sent nothing gives the amount back. */
-  failed(error: unknown): Promise<void>;
+  /**
+   * The call failed: a failure that sent nothing gives the amount back. Resolves to the entry given
+   * back on the key's intent record (an earlier call's reservation), if any.
+   */
+  failed(error: unknown): Promise<Entry[]>;
 }
 
 /** The rules over one ledger. */
@@ -130,9 +136,10 @@ export class Guard {
 
   private async check(p: Purchase, ask: Ask, signal?: AbortSignal): Promise<Hold> {
     let answer = await this.reserve(p);
-    if (!answer.ok && answer.reason === 'budget' && p.kind === 'charge') {
-      // Payments that were pending may have been declined since: read them, then check again.
-      if (await this.reread(signal)) answer = await this.reserve(p);
+    if (!answer.ok && answer.reason === 'budget') {
+      // Payments (refunds) that were pending may have been declined (failed) since: read them, then
+      // check again.
+      if (await this.reread(p.kind, signal)) answer = await this.reserve(p);
     }
     let confirmed = false;
     if (!answer.ok && answer.reason === 'duplicate') {
@@ -156,12 +163,21 @@ export class Guard {
         throw confirmRefusal(p, cap, said);
       }
     }
-    return this.hold(p, created);
+    return this.hold(p, created, known);
   }
 
-  /** A payment seen by any tool (charge, get_payment, await_payment_result, void_payment, get_order). */
-  async observe(out: unknown): Promise<void> {
-    for (const { payment_id, status } of paymentsIn(out)) await this.ledger.observe(payment_id, status);
+  /**
+   * What the output of `tool` shows: payments (charge, get_payment, await_payment_result,
+   * void_payment, get_order) and refunds with their status, and the verdicts of recover on keys.
+   * Resolves to the entries this output gave back (each once, whichever server sees it first).
+   */
+  async observe(tool: string, out: unknown): Promise<Entry[]> {
+    const given: Entry[] = [];
+    for (const seen of sightingsIn(out, tool === 'recover')) {
+      const entry = await this.ledger.observe(seen);
+      if (entry) given.push(entry);
+    }
+    return given;
   }
 
   private reserve(p: Purchase, allowDuplicateOf?: string): Promise<ReserveAnswer> {
@@ -197,15 +213,33 @@ export class Guard {
     }
   }
 
-  /** Reads the payments last seen pending within the window; whether one of them gave its amount back. */
-  private async reread(signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Reads the payments (or refunds) of `kind` last seen pending, or not seen yet, within the window;
+   * whether one of them gave its amount back.
+   */
+  private async reread(kind: LedgerKind, signal?: AbortSignal): Promise<boolean> {
     const pending = await this.ledger.pending(this.now() - this.rules.budgetWindowMs);
     let back = false;
-    for (const e of pending.slice(0, REREAD_LIMIT)) {
+    for (const e of pending.filter((x) => x.kind === kind && x.order !== undefined).slice(0, REREAD_LIMIT)) {
       try {
-        const payment = await this.client.payments.get(e.order as string, e.payment as string, { signal });
-        await this.ledger.observe(payment.payment_id, payment.status);
-        back ||= GIVES_BACK.includes(payment.status);
+        const order = e.order as string;
+        const payment = e.payment as string;
+        const seen: Sighting =
+          kind === 'charge'
+            ? {
+                kind,
+                by: 'payment',
+                id: payment,
+                status: (await this.client.payments.get(order, payment, { signal })).status,
+              }
+            : {
+                kind,
+                by: 'refund',
+                id: e.refund as string,
+                status: (await this.client.refunds.get(order, payment, e.refund as string, { signal }))
+                  .status,
+              };
+        back = (await this.ledger.observe(seen)) !== undefined || back;
       } catch {
         // Unread: it keeps counting, which is the safe side.
       }
@@ -213,32 +247,34 @@ export class Guard {
     return back;
   }
 
-  private hold(p: Purchase, created: boolean): Hold {
+  private hold(p: Purchase, created: boolean, known: boolean): Hold {
     const ledger = this.ledger;
+    const store = this.client.intentStore;
     return {
       async sent(out) {
         const o = out as {
-          order?: { order_id?: string };
           payment?: { payment_id?: string; order_id?: string; status?: string };
           refund_id?: string;
+          payment_id?: string;
           order_id?: string;
           status?: string;
         };
-        if (p.kind === 'charge') {
-          const payment = o.payment ?? {};
-          await ledger.update(p.kind, p.key, {
-            ...(payment.order_id ? { order: payment.order_id } : {}),
-            ...(payment.payment_id ? { payment: payment.payment_id } : {}),
-            ...(payment.status ? { status: payment.status } : {}),
-            ...(payment.status && GIVES_BACK.includes(payment.status) ? { released: true } : {}),
-          });
-        } else {
-          await ledger.update(p.kind, p.key, {
-            ...(o.refund_id ? { refund: o.refund_id } : {}),
-            ...(o.status ? { status: o.status } : {}),
-            ...(o.status === 'failed' ? { released: true } : {}),
-          });
-        }
+        // A refund keeps its order and payment too, so that it can be read again (refunds.get).
+        const seen = p.kind === 'charge' ? (o.payment ?? {}) : o;
+        const status = seen.status;
+        // The call's own result decides whether its amount counts, unless the key's payment (or
+        // refund) was known before it (then nothing was sent, and its status as the ledger last saw
+        // it stands). A retry of a key whose outcome was unknown may have sent while another server
+        // gave its amount back on a `not_landed` verdict: its result holds the amount again.
+        const released =
+          status === undefined ? undefined : givesBack(p.kind, status) ? true : known ? undefined : false;
+        await ledger.update(p.kind, p.key, {
+          ...(seen.order_id ? { order: seen.order_id } : {}),
+          ...(seen.payment_id ? { payment: seen.payment_id } : {}),
+          ...(p.kind === 'refund' && o.refund_id ? { refund: o.refund_id } : {}),
+          ...(status ? { status } : {}),
+          ...(released === undefined ? {} : { released }),
+        });
       },
       async failed(error) {
         // Only a failure that provably charged nothing gives the amount back: the service answered
@@ -251,7 +287,25 @@ export class Guard {
           error instanceof APIError ||
           error instanceof RequestValidationError ||
           error instanceof IdempotencyConflictError;
-        if (created && nothing && !unknown) await ledger.update(p.kind, p.key, { released: true });
+        if (known) return [];
+        if (unknown) {
+          // It may have sent: it holds the amount again, should a verdict have given it back meanwhile.
+          if (!created) await ledger.update(p.kind, p.key, { released: false });
+          return [];
+        }
+        if (created && nothing) {
+          await ledger.update(p.kind, p.key, { released: true });
+          return [];
+        }
+        // A retry (or a failure the error alone cannot place): the key's intent record says whether
+        // anything under it landed. `not_landed` is the SDK's proof (the service refused the send,
+        // or its records show the earlier send did not land), given back as recover's verdict is.
+        const record = await store.get(p.key).catch(() => undefined);
+        if (record?.kind !== (p.kind === 'charge' ? 'payment' : 'refund') || record.state !== 'not_landed') {
+          return [];
+        }
+        const given = await ledger.observe({ kind: p.kind, by: 'key', id: p.key, status: 'not_landed' });
+        return given ? [given] : [];
       },
     };
   }
@@ -272,7 +326,7 @@ export class Guard {
       return new Refusal(
         'budget_exceeded',
         `${p.tool} of ${formatCents(p.amount)} would pass this server's budget for ${what}: ${formatCents(limit)} per ${this.rules.budgetWindow} (${flag} ${limit}), of which ${formatCents(answer.left)} is left. Nothing was sent.`,
-        `Do not split or shrink this ${p.kind === 'charge' ? 'purchase' : 'refund'} to fit. Tell the person: ${formatCents(answer.left)} is left of the budget now; a declined, failed or voided payment gives its amount back, and the window rolls on. A larger budget needs a person to restart the server with a higher ${flag}.`,
+        `Do not split or shrink this ${p.kind === 'charge' ? 'purchase' : 'refund'} to fit. Tell the person: ${formatCents(answer.left)} is left of the budget now; a declined, failed or voided payment (a failed refund) gives its amount back, so does a call whose outcome was unknown once recover finds it did not land, and the window rolls on. A larger budget needs a person to restart the server with a higher ${flag}.`,
       );
     }
     return duplicateRefusal(p, answer.entry, this.rules, 'unavailable');
@@ -337,9 +391,15 @@ function confirmRefusal(p: Purchase, cap: number, said: Answer): Refusal {
   );
 }
 
-/** Every `{ payment_id, status }` in a tool's output: a payment, a void, a charge, an order's payments. */
-function paymentsIn(out: unknown): { payment_id: string; status: string }[] {
-  const found: { payment_id: string; status: string }[] = [];
+/**
+ * What a tool's output shows the ledger: every `{ payment_id, status }` (a payment, a void, a charge,
+ * an order's payments), every `{ refund_id, status }` (a refund), and, in the output of recover
+ * (`verdicts`), every `{ idempotency_key, kind, outcome }`: `landed` with its ids, or `not_landed`
+ * (`unknown` says nothing).
+ */
+function sightingsIn(out: unknown, verdicts: boolean): Sighting[] {
+  const found: Sighting[] = [];
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const visit = (v: unknown, depth: number) => {
     if (depth > 3 || v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
@@ -347,8 +407,30 @@ function paymentsIn(out: unknown): { payment_id: string; status: string }[] {
       return;
     }
     const o = v as Record<string, unknown>;
-    if (typeof o.payment_id === 'string' && typeof o.status === 'string' && o.refund_id === undefined) {
-      found.push({ payment_id: o.payment_id, status: o.status });
+    const status = text(o.status);
+    const outcome = text(o.outcome);
+    const key = text(o.idempotency_key);
+    if (
+      verdicts &&
+      key &&
+      (outcome === 'landed' || outcome === 'not_landed') &&
+      (o.kind === 'payment' || o.kind === 'refund')
+    ) {
+      const kind = o.kind === 'payment' ? 'charge' : 'refund';
+      const ids = { order: text(o.order_id), payment: text(o.payment_id), refund: text(o.refund_id) };
+      found.push({
+        kind,
+        by: 'key',
+        id: key,
+        status: outcome,
+        ...(outcome === 'landed'
+          ? Object.fromEntries(Object.entries(ids).filter(([, id]) => id !== undefined))
+          : {}),
+      });
+    } else if (status && typeof o.refund_id === 'string') {
+      found.push({ kind: 'refund', by: 'refund', id: o.refund_id, status });
+    } else if (status && typeof o.payment_id === 'string') {
+      found.push({ kind: 'charge', by: 'payment', id: o.payment_id, status });
     }
     for (const child of Object.values(o)) if (typeof child === 'object') visit(child, depth + 1);
   };

@@ -108,6 +108,7 @@ function makeClient(args: McpArgs, intentStore: IntentStore | undefined): Paymen
     scopes: args.scopes as Scope[],
     timeoutMs: args.timeoutMs,
     deadlineMs: args.deadlineMs,
+    settleMs: args.settleMs,
     ...(intentStore ? { intentStore } : {}),
   });
 }

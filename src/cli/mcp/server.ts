@@ -15,9 +15,10 @@ import { validate } from '../../core/call/validate.js';
 import type { PaymentsClient } from '../../index.js';
 import { RequestValidationError, VERSION } from '../../index.js';
 import type { SecretRegistry } from '../../internal/redact.js';
-import { type AuditLog, auditFields } from './audit.js';
+import { type AuditLog, auditFields, type GivenBack } from './audit.js';
 import { failureOf, Refusal, type ToolFailure } from './errors.js';
 import { type Answer, type Guard, purchaseOf } from './guard.js';
+import type { Entry } from './ledger/ledger.js';
 import type { KnownOrders, Tool } from './tools/define.js';
 import { TOOLS } from './tools/list.js';
 import { READ_TOOLS } from './tools/reads.js';
@@ -141,6 +142,7 @@ export function createServer(shared: Shared): McpServer {
     const raw = request.params.arguments ?? {};
     let args: unknown = raw;
     let out: unknown;
+    let given: Entry[] = [];
     try {
       if (!tool) {
         throw new Refusal(
@@ -158,7 +160,8 @@ export function createServer(shared: Shared): McpServer {
       try {
         out = await tool.run({ client: shared.client, known: shared.known, signal: extra.signal }, args);
       } catch (error) {
-        await hold?.failed(error);
+        // The ledger not taking it keeps the reservation counting (the safe side): the error stands.
+        given = (await hold?.failed(error).catch(() => undefined)) ?? [];
         throw error;
       }
       // Money may have moved: the answer goes back even when the ledger cannot take the ids (the
@@ -166,13 +169,14 @@ export function createServer(shared: Shared): McpServer {
       await hold
         ?.sent(out)
         .catch((error: unknown) => warn(shared, 'the agent ledger could not record the call', error));
-      // A payment seen declined, failed or voided gives its amount back to the budget.
-      await shared.guard?.observe(out).catch(() => undefined);
+      // A payment seen declined, failed or voided, a refund seen failed, and a key recover found not
+      // landed give their amounts back to the budgets.
+      given = (await shared.guard?.observe(tool.name, out).catch(() => undefined)) ?? [];
       // The payment or refund is recorded as landed before the agent hears of it: a server killed
       // right after this answer still returns it for the key (trackWrites).
       await shared.written?.();
       const structured = scrub(out, shared.secrets) as Record<string, unknown>;
-      if (tool.write) await audited(shared, tool.name, args, out, 'sent', null);
+      if (tool.write) await audited(shared, tool.name, args, out, 'sent', null, given);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {
       const failure = scrub(failureOf(error), shared.secrets) as ToolFailure;
@@ -180,7 +184,7 @@ export function createServer(shared: Shared): McpServer {
         // A refusal of this server or a request the client's checks refused: nothing was sent.
         const nothingSent = error instanceof Refusal || error instanceof RequestValidationError;
         const outcome = nothingSent ? 'refused' : failure.outcome_unknown ? 'unknown' : 'failed';
-        await audited(shared, tool.name, args, out, outcome, failure.error);
+        await audited(shared, tool.name, args, out, outcome, failure.error, given);
       }
       return failed(failure);
     }
@@ -228,9 +232,23 @@ async function audited(
   out: unknown,
   outcome: 'sent' | 'refused' | 'failed' | 'unknown',
   code: string | null,
+  given: Entry[] = [],
 ): Promise<void> {
   if (!shared.audit) return;
-  const line = { time: new Date().toISOString(), tool, outcome, code, ...auditFields(args, out) };
+  const givenBack: GivenBack[] = given.map((e) => ({
+    kind: e.kind,
+    idempotency_key: e.key,
+    amount_cents: e.amount,
+    status: e.status ?? '',
+  }));
+  const line = {
+    time: new Date().toISOString(),
+    tool,
+    outcome,
+    code,
+    ...auditFields(args, out),
+    ...(givenBack.length > 0 ? { given_back: givenBack } : {}),
+  };
   await shared.audit
     .append(line)
     .catch((error: unknown) => warn(shared, 'the audit log could not be written', error));

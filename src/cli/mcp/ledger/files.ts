@@ -19,6 +19,7 @@ import {
   pendingIn,
   type ReserveAnswer,
   type ReserveRequest,
+  type Sighting,
 } from './ledger.js';
 
 /** How long to wait for the lock in all before failing the call (nothing is sent then). */
@@ -84,8 +85,11 @@ export async function fileLedger(directory: string): Promise<AgentLedger> {
       }),
     update: (kind: LedgerKind, key: string, patch: EntryPatch) =>
       locked((ledger) => ({ result: undefined, changed: patchEntry(ledger.entries, kind, key, patch) })),
-    observe: (paymentId: string, status: string) =>
-      locked((ledger) => ({ result: undefined, changed: observeIn(ledger.entries, paymentId, status) })),
+    observe: (seen: Sighting) =>
+      locked((ledger) => {
+        const { changed, given } = observeIn(ledger.entries, seen);
+        return { result: given, changed };
+      }),
     pending: async (since: number) => pendingIn((await read()).entries, since),
     close: async () => undefined,
   };

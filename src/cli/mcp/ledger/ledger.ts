@@ -3,7 +3,7 @@
 // SDK's intent store: a reservation is taken, atomically with the check of the budget and of the
 // duplicate guard, before anything is sent, and given back when nothing was charged. The pure rules
 // are here, once; the files and PostgreSQL backends run them inside their lock or transaction, and
-// the Redis backend runs the same rules in one Lua script (./redis.ts), held equal by the tests.
+// the Redis backend runs the same rules in Lua scripts (./redis.ts), held equal by the tests.
 
 /** Which budget a reservation counts against. */
 export type LedgerKind = 'charge' | 'refund';
@@ -25,9 +25,9 @@ export interface Entry {
   order?: string;
   payment?: string;
   refund?: string;
-  /** The payment's (or refund's) status as last seen. */
+  /** The payment's (or refund's) status as last seen, or `not_landed` (a verdict on the key). */
   status?: string;
-  /** Given back: nothing was charged (declined, failed, voided, ...) or nothing was sent. */
+  /** Given back: nothing was charged (declined, failed, voided, not landed, ...) or nothing was sent. */
   released: boolean;
 }
 
@@ -76,15 +76,45 @@ export interface AgentLedger {
   reserve(request: ReserveRequest): Promise<ReserveAnswer>;
   /** Sets `patch` on the key's entry (no entry: nothing). */
   update(kind: LedgerKind, key: string, patch: EntryPatch): Promise<void>;
-  /** A payment was seen with `status`: its charge entry records it, and gives its amount back when nothing was charged. */
-  observe(paymentId: string, status: string): Promise<void>;
-  /** The held charge entries at or after `since` whose payment was last seen pending (to read again). */
+  /**
+   * What was seen of one entry (see {@link Sighting}): the entry records it, and gives its amount
+   * back when it says nothing was charged. Resolves to the entry when this very sighting gave it
+   * back, else undefined: of several servers seeing the same thing, one gives back, once.
+   */
+  observe(seen: Sighting): Promise<Entry | undefined>;
+  /**
+   * The held entries reserved at or after `since` whose payment (or refund) is known and was last
+   * seen pending, or not seen yet (to read again).
+   */
   pending(since: number): Promise<Entry[]>;
   close(): Promise<void>;
 }
 
 /** The payment statuses under which no money moved: the amount goes back to the budget. */
 export const GIVES_BACK: readonly string[] = ['declined', 'failed', 'voided', 'cancelled', 'expired'];
+/** The refund statuses under which no money moved. */
+export const REFUND_GIVES_BACK: readonly string[] = ['failed'];
+
+/** Whether a payment (`charge`) or refund seen with `status` moved no money. */
+export const givesBack = (kind: LedgerKind, status: string): boolean =>
+  (kind === 'charge' ? GIVES_BACK : REFUND_GIVES_BACK).includes(status);
+
+/**
+ * What was seen of one entry: its payment (`by: 'payment'`, charges) or its refund (`by: 'refund'`)
+ * with its status, or a verdict of the service's records on a key whose outcome was unknown (`by:
+ * 'key'`, `status` `landed` with the ids it produced, or `not_landed`: nothing was charged).
+ */
+export interface Sighting {
+  kind: LedgerKind;
+  by: 'payment' | 'refund' | 'key';
+  /** The payment id, the refund id or the key. */
+  id: string;
+  status: string;
+  /** With a `landed` verdict: the order, the payment (or the refunded payment) and the refund. */
+  order?: string;
+  payment?: string;
+  refund?: string;
+}
 
 const sameFp = (a: string[], b: string[]) => a.length === b.length && a.every((f, i) => f === b[i]);
 
@@ -152,23 +182,49 @@ export function patchEntry(entries: Entry[], kind: LedgerKind, key: string, patc
   return true;
 }
 
-/** Applies {@link AgentLedger.observe}; whether anything changed. */
-export function observeIn(entries: Entry[], paymentId: string, status: string): boolean {
-  const entry = entries.find((e) => e.kind === 'charge' && e.payment === paymentId);
-  if (!entry || entry.status === status) return false;
-  entry.status = status;
-  if (GIVES_BACK.includes(status)) entry.released = true;
-  return true;
+/**
+ * Applies {@link AgentLedger.observe}: whether the entries changed, and the entry this sighting gave
+ * back. The OBSERVE script of ./redis.ts is the same rules.
+ *
+ * A status is recorded on the entry of that payment (or refund), which gives its amount back when
+ * the status says no money moved. A verdict on a key speaks only while the key's payment (or
+ * refund) is not known: `not_landed` gives the amount back; `landed` records the ids and holds the
+ * amount again (money moved, whatever gave it back meanwhile); once the payment is known, its
+ * status decides. An entry given back is never given back twice, however often it is seen.
+ */
+export function observeIn(entries: Entry[], seen: Sighting): { changed: boolean; given?: Entry } {
+  const entry = entries.find((e) => e.kind === seen.kind && e[seen.by] === seen.id);
+  if (!entry) return { changed: false };
+  if (seen.by === 'key') {
+    if ((entry.payment ?? entry.refund) !== undefined) return { changed: false };
+    if (seen.status === 'landed') {
+      if ((seen.payment ?? seen.refund) === undefined) return { changed: false };
+      if (seen.order !== undefined) entry.order = seen.order;
+      if (seen.payment !== undefined) entry.payment = seen.payment;
+      if (seen.refund !== undefined) entry.refund = seen.refund;
+      delete entry.status; // not seen yet: read again like a pending one
+      entry.released = false;
+      return { changed: true };
+    }
+    if (seen.status !== 'not_landed' || entry.released) return { changed: false };
+    entry.status = seen.status;
+    entry.released = true;
+    return { changed: true, given: entry };
+  }
+  if (entry.status === seen.status) return { changed: false };
+  entry.status = seen.status;
+  if (entry.released || !givesBack(entry.kind, seen.status)) return { changed: true };
+  entry.released = true;
+  return { changed: true, given: entry };
 }
 
 /** The entries {@link AgentLedger.pending} answers. */
 export function pendingIn(entries: Entry[], since: number): Entry[] {
   return entries.filter(
     (e) =>
-      e.kind === 'charge' &&
       !e.released &&
-      e.payment !== undefined &&
-      e.status === 'pending' &&
-      e.at >= since,
+      e.at >= since &&
+      (e.kind === 'charge' ? e.payment : e.refund) !== undefined &&
+      (e.status === 'pending' || e.status === undefined),
   );
 }

@@ -14,6 +14,7 @@ import {
   pendingIn,
   type ReserveAnswer,
   type ReserveRequest,
+  type Sighting,
 } from './ledger.js';
 
 /** The table, created when absent. */
@@ -83,8 +84,7 @@ export async function postgresLedger(pool: PgPoolLike, where: string): Promise<A
     reserve: (request: ReserveRequest) => transact<ReserveAnswer>((entries) => decide(entries, request)),
     update: (kind: LedgerKind, key: string, patch: EntryPatch) =>
       transact((entries) => void patchEntry(entries, kind, key, patch)),
-    observe: (paymentId: string, status: string) =>
-      transact((entries) => void observeIn(entries, paymentId, status)),
+    observe: (seen: Sighting) => transact((entries) => observeIn(entries, seen).given),
     async pending(since: number) {
       const { rows } = await pool.query('SELECT body FROM partner_payments_agent_ledger WHERE at >= $1', [
         since,

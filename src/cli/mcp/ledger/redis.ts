@@ -2,8 +2,9 @@
 // reservation a JSON value in one hash, its time in a sorted set (the window's range scans and
 // pruning), and every change one Lua script, so that the check of the budget and the duplicate
 // guard and the reservation are one atomic step however many servers race. The keys share one hash
-// tag, so the scripts also run on a Redis Cluster's node of that slot. The reserve script is the
-// rules of ledger.ts's `decide`, written again in Lua: the tests run both on the same cases.
+// tag, so the scripts also run on a Redis Cluster's node of that slot. The reserve and observe
+// scripts are the rules of ledger.ts's `decide` and `observeIn`, written again in Lua: the tests run
+// both on the same cases.
 import {
   type AgentLedger,
   type Entry,
@@ -11,8 +12,10 @@ import {
   GIVES_BACK,
   type LedgerKind,
   pendingIn,
+  REFUND_GIVES_BACK,
   type ReserveAnswer,
   type ReserveRequest,
+  type Sighting,
 } from './ledger.js';
 
 /** The node-redis client stores.ts opened (`sendCommand` of one command as strings). */
@@ -99,18 +102,51 @@ redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(e))
 return 1
 `;
 
-/** observeIn() of ledger.ts. ARGV: payment id, status, the statuses that give back (JSON). */
+/**
+ * observeIn() of ledger.ts. ARGV: kind, by (payment, refund or key), id, status, the statuses that
+ * give back (JSON), the ids of a landed verdict (JSON). Returns the entry given back, or ''.
+ */
 const OBSERVE = `${PRUNE}
+local kind, by, id, status = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local back = {}
-for _, s in ipairs(cjson.decode(ARGV[3])) do back[s] = true end
-for _, e in ipairs(entries('-inf', false)) do
-  if e.kind == 'charge' and e.payment == ARGV[1] and e.status ~= ARGV[2] then
-    e.status = ARGV[2]
-    if back[ARGV[2]] then e.released = true end
-    redis.call('HSET', H, e.kind .. ':' .. e.key, cjson.encode(e))
+for _, s in ipairs(cjson.decode(ARGV[5])) do back[s] = true end
+local e = nil
+if by == 'key' then
+  local raw = redis.call('HGET', H, kind .. ':' .. id)
+  if raw then e = cjson.decode(raw) end
+else
+  for _, x in ipairs(entries('-inf', false)) do
+    if e == nil and x.kind == kind and x[by] == id then e = x end
   end
 end
-return 1
+if e == nil then return '' end
+local given = false
+if by == 'key' then
+  if e.payment or e.refund then return '' end
+  if status == 'landed' then
+    local ids = cjson.decode(ARGV[6])
+    if not (ids.payment or ids.refund) then return '' end
+    for k, v in pairs(ids) do e[k] = v end
+    e.status = nil
+    e.released = false
+  elseif status == 'not_landed' and not e.released then
+    e.status = status
+    e.released = true
+    given = true
+  else
+    return ''
+  end
+else
+  if e.status == status then return '' end
+  e.status = status
+  if back[status] and not e.released then
+    e.released = true
+    given = true
+  end
+end
+redis.call('HSET', H, e.kind .. ':' .. e.key, cjson.encode(e))
+if given then return cjson.encode(e) end
+return ''
 `;
 
 /** An entry as cjson gave it back: an empty array comes back as an object. */
@@ -144,8 +180,17 @@ export function redisLedger(client: RedisSender, where: string): AgentLedger {
     async update(kind: LedgerKind, key: string, patch: EntryPatch) {
       await client.sendCommand(['EVAL', UPDATE, '1', HASH, `${kind}:${key}`, JSON.stringify(patch)]);
     },
-    async observe(paymentId: string, status: string) {
-      await run(OBSERVE, [paymentId, status, JSON.stringify(GIVES_BACK)]);
+    async observe(seen: Sighting) {
+      const ids = { order: seen.order, payment: seen.payment, refund: seen.refund };
+      const reply = await run(OBSERVE, [
+        seen.kind,
+        seen.by,
+        seen.id,
+        seen.status,
+        JSON.stringify(seen.kind === 'charge' ? GIVES_BACK : REFUND_GIVES_BACK),
+        JSON.stringify(ids),
+      ]);
+      return reply ? entryOf(JSON.parse(String(reply))) : undefined;
     },
     async pending(since: number) {
       const ids = (await client.sendCommand(['ZRANGEBYSCORE', TIMES, String(since), '+inf'])) as string[];
