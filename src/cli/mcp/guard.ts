@@ -8,7 +8,6 @@
 import type { PaymentsClient } from '../../index.js';
 import { APIError, CallError, IdempotencyConflictError, RequestValidationError } from '../../index.js';
 import { formatCents } from '../../internal/format.js';
-import type { McpArgs } from './args.js';
 import { Refusal } from './errors.js';
 import {
   type AgentLedger,
@@ -18,86 +17,15 @@ import {
   type ReserveAnswer,
   type Sighting,
 } from './ledger/ledger.js';
-
-/** The rules' settings, as the flags gave them (McpArgs: `duplicateWindowMs` 0 is no guard). */
-export type Rules = Pick<
-  McpArgs,
-  | 'budgetCents'
-  | 'refundBudgetCents'
-  | 'budgetWindowMs'
-  | 'budgetWindow'
-  | 'confirmAboveCents'
-  | 'duplicateWindowMs'
-  | 'duplicateWindow'
->;
+import type { Ask, Purchase, Rules } from './purchase.js';
+import { sightingsIn } from './sightings.js';
+import { confirmQuestion, confirmRefusal, duplicateQuestion, duplicateRefusal } from './words.js';
 
 /** Kept this long, whatever the flags of the servers sharing the store: the longest window and a day. */
 export const RETAIN_MS = 31 * 24 * 3_600_000;
 
 /** How many payments (or refunds) still pending a budget check reads again at most (one request each). */
 const REREAD_LIMIT = 20;
-
-/** What a call of charge or refund_payment is about to move. */
-export interface Purchase {
-  kind: LedgerKind;
-  tool: string;
-  key: string;
-  amount: number;
-  fp: string[];
-  /** Shown to the person: the location, the order (id or external reference). */
-  location?: string;
-  order?: string;
-  reference?: string;
-  payment?: string;
-}
-
-/** A person's answer, through MCP elicitation: `unavailable` when the client cannot elicit. */
-export type Answer = 'accept' | 'decline' | 'unavailable';
-/** Asks the person (the server's elicitation of this very call). */
-export type Ask = (message: string) => Promise<Answer>;
-
-/** The purchase a write call would make, or undefined for a tool the rules do not cover. */
-export function purchaseOf(tool: string, args: Record<string, unknown>): Purchase | undefined {
-  const key = args.idempotency_key as string;
-  if (tool === 'charge') {
-    const order = args.order as
-      | { location_id: string; total_cents: number; external_reference?: string }
-      | undefined;
-    if (order) {
-      const reference = order.external_reference ?? '';
-      return {
-        kind: 'charge',
-        tool,
-        key,
-        amount: (args.amount_cents as number | undefined) ?? order.total_cents,
-        fp: [`content:${order.location_id}|${order.total_cents}|${reference}`],
-        location: order.location_id,
-        ...(order.external_reference === undefined ? {} : { reference: order.external_reference }),
-      };
-    }
-    const orderId = args.order_id as string;
-    return {
-      kind: 'charge',
-      tool,
-      key,
-      amount: args.amount_cents as number,
-      fp: [`order:${orderId}`],
-      order: orderId,
-    };
-  }
-  if (tool === 'refund_payment') {
-    return {
-      kind: 'refund',
-      tool,
-      key,
-      amount: args.amount_cents as number,
-      fp: [],
-      order: args.order_id as string,
-      payment: args.payment_id as string,
-    };
-  }
-  return undefined;
-}
 
 /** A reservation taken for one call: told how the call ended. */
 export interface Hold {
@@ -331,109 +259,4 @@ export class Guard {
     }
     return duplicateRefusal(p, answer.entry, this.rules, 'unavailable');
   }
-}
-
-function where(p: Purchase): string {
-  const parts = [
-    `amount: ${formatCents(p.amount)}`,
-    p.location ? `location: ${p.location}` : undefined,
-    p.order ? `order: ${p.order}` : undefined,
-    p.reference !== undefined ? `order reference: ${p.reference}` : undefined,
-    p.payment ? `payment: ${p.payment}` : undefined,
-    `idempotency key: ${p.key}`,
-  ];
-  return parts.filter(Boolean).join('; ');
-}
-
-function confirmQuestion(p: Purchase, cap: number): string {
-  const verb = p.kind === 'charge' ? 'Charge' : 'Refund';
-  return `An AI agent asks to ${verb.toLowerCase()} ${formatCents(p.amount)}, above the ${formatCents(cap)} that needs your confirmation (--confirm-above-cents). ${where(p)}. ${verb} this, once?`;
-}
-
-function duplicateQuestion(p: Purchase, earlier: Entry, rules: Rules): string {
-  return `An AI agent asks to charge the same order as one charged ${ago(earlier)} (within ${rules.duplicateWindow}) under another key, "${earlier.key}"${earlier.payment ? ` (payment ${earlier.payment})` : ''}: it may be a retry that would charge twice. ${where(p)}. Is this a new, second purchase to charge?`;
-}
-
-function ago(e: Entry): string {
-  const s = Math.max(0, Math.round((Date.now() - e.at) / 1000));
-  return s < 120 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
-}
-
-function duplicateRefusal(p: Purchase, earlier: Entry, rules: Rules, said: Answer | 'none'): Refusal {
-  const payment = earlier.payment
-    ? `payment ${earlier.payment}${earlier.order ? ` on order ${earlier.order}` : ''}`
-    : 'a payment whose outcome is not known yet';
-  const person =
-    said === 'decline'
-      ? ' The person was asked and did not confirm a second purchase.'
-      : said === 'unavailable'
-        ? ' This client cannot ask the person (MCP elicitation), so only the earlier purchase stands.'
-        : '';
-  return new Refusal(
-    'possible_duplicate',
-    `This charge matches one this server made ${ago(earlier)} under the idempotency_key "${earlier.key}" (${payment}): the same ${p.order ? 'order' : 'location, total and external reference'} within ${rules.duplicateWindow} (--duplicate-window). Nothing was sent.${person}`,
-    `If this is a retry of that purchase, call charge again with idempotency_key "${earlier.key}" and its first arguments (or get_payment${earlier.payment ? ` with payment ${earlier.payment}` : ''}): it returns that payment and never charges twice. Only the person can approve a second purchase, when the MCP client can ask them; do not change the request to get past this.`,
-  );
-}
-
-function confirmRefusal(p: Purchase, cap: number, said: Answer): Refusal {
-  if (said === 'unavailable') {
-    return new Refusal(
-      'confirmation_unavailable',
-      `${p.tool} of ${formatCents(p.amount)} is above ${formatCents(cap)}, which this server must confirm with the person (--confirm-above-cents ${cap}), and this MCP client cannot ask them (it has no elicitation). Nothing was sent.`,
-      'Tell the person: this needs an MCP client that supports elicitation, or a server started with a higher --confirm-above-cents. Do not split the amount to get under it.',
-    );
-  }
-  return new Refusal(
-    'not_confirmed',
-    `${p.tool} of ${formatCents(p.amount)} was not confirmed by the person (declined, cancelled or unanswered). Nothing was sent.`,
-    'Do not call it again unless the person asks for it; tell them it was not done.',
-  );
-}
-
-/**
- * What a tool's output shows the ledger: every `{ payment_id, status }` (a payment, a void, a charge,
- * an order's payments), every `{ refund_id, status }` (a refund), and, in the output of recover
- * (`verdicts`), every `{ idempotency_key, kind, outcome }`: `landed` with its ids, or `not_landed`
- * (`unknown` says nothing).
- */
-function sightingsIn(out: unknown, verdicts: boolean): Sighting[] {
-  const found: Sighting[] = [];
-  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const visit = (v: unknown, depth: number) => {
-    if (depth > 3 || v === null || typeof v !== 'object') return;
-    if (Array.isArray(v)) {
-      for (const item of v) visit(item, depth + 1);
-      return;
-    }
-    const o = v as Record<string, unknown>;
-    const status = text(o.status);
-    const outcome = text(o.outcome);
-    const key = text(o.idempotency_key);
-    if (
-      verdicts &&
-      key &&
-      (outcome === 'landed' || outcome === 'not_landed') &&
-      (o.kind === 'payment' || o.kind === 'refund')
-    ) {
-      const kind = o.kind === 'payment' ? 'charge' : 'refund';
-      const ids = { order: text(o.order_id), payment: text(o.payment_id), refund: text(o.refund_id) };
-      found.push({
-        kind,
-        by: 'key',
-        id: key,
-        status: outcome,
-        ...(outcome === 'landed'
-          ? Object.fromEntries(Object.entries(ids).filter(([, id]) => id !== undefined))
-          : {}),
-      });
-    } else if (status && typeof o.refund_id === 'string') {
-      found.push({ kind: 'refund', by: 'refund', id: o.refund_id, status });
-    } else if (status && typeof o.payment_id === 'string') {
-      found.push({ kind: 'charge', by: 'payment', id: o.payment_id, status });
-    }
-    for (const child of Object.values(o)) if (typeof child === 'object') visit(child, depth + 1);
-  };
-  visit(out, 0);
-  return found;
 }
