@@ -12,17 +12,11 @@
  * first build.
  */
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
+import { buildsOf, median } from './stats.js';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 12);
-const builds = args
-  .filter((a) => !a.startsWith('--'))
-  .map((a) => {
-    const [label, dir] = a.split('=') as [string, string];
-    return { label, root: resolve(dir) };
-  });
-if (!builds.length) throw new Error('usage: bench/compare-cpu.ts label=dir [label=dir ...]');
+const builds = buildsOf(args, 'bench/compare-cpu.ts');
 
 const ORDER_ID = '0b7e3c1a-5d2f-4e8a-9c61-7f3a2b1d4e05';
 const ORDER = JSON.stringify({
@@ -97,10 +91,6 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1] as number;
-};
 const lines = [
   `The SDK's own CPU per call, without a network (${rounds - 2} alternating rounds of ${CALLS} calls after 2 of warm-up; a share of ${builds[0]!.label}). Command: \`node --import tsx bench/compare-cpu.ts ${args.join(' ')}\``,
   '',

@@ -27,19 +27,13 @@ import { Agent, request } from 'undici';
 import { workerdBuild } from '../scripts/ecosystem/targets.mjs';
 import { HEADERS, level3Order } from './http.js';
 import { ORDER_ID, startBenchServer } from './server.js';
-import { alternate, median, type Sample, summarize, throughput } from './stats.js';
+import { alternate, buildsOf, median, type Sample, summarize, throughput } from './stats.js';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 20);
 /** Cold imports per build, in rotation (a share of stripe's moves by about ±0.05 at 15). */
 const importRuns = Number(args.find((a) => a.startsWith('--imports='))?.slice(10) ?? 15);
-const builds = args
-  .filter((a) => !a.startsWith('--'))
-  .map((a) => {
-    const [label, dir] = a.split('=') as [string, string];
-    return { label, root: resolve(dir) };
-  });
-if (!builds.length) throw new Error('usage: bench/compare.ts label=dir [label=dir ...]');
+const builds = buildsOf(args, 'bench/compare.ts');
 
 const WORKER = `import { PaymentsClient } from 'partner-payments';
 export default { async fetch(req, env) {

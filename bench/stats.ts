@@ -1,4 +1,20 @@
-/** Small helpers shared by the benchmarks: medians, alternating rounds, formatting. */
+/** Small helpers shared by the benchmarks: medians, alternating rounds, formatting, arguments. */
+import { resolve } from 'node:path';
+
+/**
+ * The builds named on a comparison's command line (`label=dir`, each a directory holding
+ * `node_modules/partner-payments`); throws the usage line of `script` when none is given.
+ */
+export function buildsOf(args: readonly string[], script: string): { label: string; root: string }[] {
+  const builds = args
+    .filter((a) => !a.startsWith('--'))
+    .map((a) => {
+      const [label, dir] = a.split('=') as [string, string];
+      return { label, root: resolve(dir) };
+    });
+  if (!builds.length) throw new Error(`usage: ${script} label=dir [label=dir ...]`);
+  return builds;
+}
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

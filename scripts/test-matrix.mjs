@@ -73,6 +73,9 @@ function counts(files) {
   return ` (${sum((r) => r.numPassedTests)} of ${sum((r) => r.numTotalTests)} tests passed in ${sum((r) => r.testResults.length)} files)`;
 }
 
+/** Found once, for every lean line. */
+const replacing = lean ? replacingFiles() : [];
+
 for (const major of majors) {
   const own = major === process.versions.node.split('.')[0];
   const bin = own ? process.execPath : nodeBinary(major);
@@ -84,7 +87,7 @@ for (const major of majors) {
   // A lean line: the files that replace a module or a global run isolated, the rest share modules.
   // The exchanges' check against the mock's OpenAPI document (test/openapi/setup.ts) runs on the
   // running line only: the same exchanges, document and JavaScript on every line.
-  const isolated = leanLine ? replacingFiles() : [];
+  const isolated = leanLine ? replacing : [];
   const skip = LEAN_SKIP.flatMap((glob) => ['--exclude', glob]);
   const runs = leanLine
     ? [

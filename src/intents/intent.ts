@@ -6,7 +6,7 @@ import { reconcileMode } from '../core/options/checks.js';
 import type { IntentRecord } from '../core/stores/intent-store.js';
 import type { ReconcileMode, RequestOptions, RequestSpec } from '../core/types.js';
 import { textDigest } from '../internal/key-hash.js';
-import { realClock, type WaitClock } from '../internal/wait-clock.js';
+import { onClock, type WaitClock } from '../internal/wait-clock.js';
 import { intentKey } from './failures.js';
 
 /**
@@ -82,8 +82,7 @@ export function newIntent(
   const leaseMs = deadlineMs ?? DEFAULT_LEASE_MS;
   const now = Date.now();
   // The send's stamp is on the wait clock, as reconciliation measures settleMs (IntentIO.clock).
-  const clock = defaults.clock;
-  const sentAt = clock === realClock ? now : clock.now();
+  const sentAt = onClock(defaults.clock, now);
   // The params are the validated body: strict schemas give their keys in one order, so equal params
   // serialise alike. Serialised once: the send reuses the text.
   const params = call.body;

@@ -6,7 +6,7 @@ import { RETRYABLE_STATUSES } from '../core/limits/retry.js';
 import type { EventSink } from '../core/observe/events.js';
 import type { LogFn } from '../core/observe/logger.js';
 import type { IntentRecord, IntentStore } from '../core/stores/intent-store.js';
-import { realClock, sleepOn, type WaitClock } from '../internal/wait-clock.js';
+import { onClock, sleepOn, type WaitClock } from '../internal/wait-clock.js';
 import { type ListedPayment, matchPayments, matchRefunds, skewOf } from './match.js';
 
 /** What reconciliation reads from the service, through the client's own resources. */
@@ -70,8 +70,7 @@ export async function reconcile(
   let verdict: Verdict;
   // What is left of `until` bounds the waits on the wait clock (as a deadline bounds a poll's wait);
   // the reads keep the real `readBy`.
-  const { clock } = io;
-  const end = clock === realClock ? until : clock.now() + until - Date.now();
+  const end = onClock(io.clock, until);
   try {
     verdict =
       record.firstSentAt === undefined

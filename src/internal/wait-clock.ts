@@ -22,6 +22,14 @@ export const WAIT_CLOCK: symbol = Symbol.for('partner-payments.waitClock');
 /** The real timers (the global ones, so fake timers drive them in tests). */
 export const realClock: WaitClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
 
+/**
+ * `realMs` (an instant on real time, epoch ms) on `clock`'s time line: itself on the real clock (a
+ * pointer compare, no call), else as far from the clock's now as it is from real now.
+ */
+export function onClock(clock: WaitClock, realMs: number): number {
+  return clock === realClock ? realMs : clock.now() + realMs - Date.now();
+}
+
 /** The wait clock an options object carries, else the real one. */
 export function waitClockOf(options: object | undefined): WaitClock {
   const clock = options && (options as Record<symbol, unknown>)[WAIT_CLOCK];

@@ -7,7 +7,7 @@
  * bucket and its leases keep the store's clock.
  */
 import { sleep } from '../../internal/sleep.js';
-import { realClock, sleepOn, type WaitClock } from '../../internal/wait-clock.js';
+import { onClock, realClock, sleepOn, type WaitClock } from '../../internal/wait-clock.js';
 import { APIUserAbortError, RateLimitError } from '../errors/api-errors.js';
 import type { LogFn } from '../observe/logger.js';
 import type { RateLimitLease, RateLimitStore } from '../stores/rate-limit-store.js';
@@ -166,10 +166,9 @@ export class RateLimiter {
     return waitMs;
   }
 
-  /** The local bucket's time: the wait clock's (a pointer compare for the real one). */
+  /** The local bucket's time: the wait clock's. */
   #now(): number {
-    const { clock } = this;
-    return clock === realClock ? Date.now() : clock.now();
+    return onClock(this.clock, Date.now());
   }
 
   #tooLong(waitMs: number): RateLimitError {
